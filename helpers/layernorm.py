@@ -1,0 +1,284 @@
+"""The maths of Layer Normalization: pure functions on numpy arrays, and one record per row.
+
+Nothing here displays, plots or imports torch. ``layer_norm`` normalises a whole array at once;
+``layer_norm_steps`` keeps every intermediate of one row in a ``LayerNormSteps`` record, which the
+notebooks, widgets, command line and tests all read, so a number cannot differ between two views.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+
+import numpy as np
+
+DEFAULT_EPS = 1e-5  # PyTorch's nn.LayerNorm default, and the lesson's
+
+# The stages of one row, in the order the lesson computes them. Display and widgets walk this list.
+STAGES = (
+    "input",
+    "mean",
+    "differences",
+    "squared_differences",
+    "variance",
+    "eps",
+    "variance_plus_eps",
+    "std",
+    "normalised",
+    "gamma",
+    "beta",
+    "output",
+)
+
+# Rounding by hand "moved" a stage when it is off from the exact value by more than one unit in
+# the last kept place, or by more than this fraction of the stage's size.
+DRIFT_RELATIVE_TOLERANCE = 0.01
+
+
+def layer_norm(x, gamma=None, beta=None, eps: float = DEFAULT_EPS) -> np.ndarray:
+    """LayerNorm over the last axis: ``gamma * (x - mean) / sqrt(var + eps) + beta``.
+
+    Uses the biased variance (divide by n, as ``torch.nn.LayerNorm`` does) and the two-pass
+    formula (mean first, then the mean of squared differences), which stays accurate when the
+    values sit far from zero. Any leading shape; float32 and float64 keep their dtype (float16 is
+    computed in float32 and returned as float16); integers and lists become float64.
+    Introduced in notebook 07.
+    """
+    values = _as_float_array(x)
+    if values.ndim == 0:
+        raise ValueError("LayerNorm needs at least one axis of features; got a single number.")
+    features = values.shape[-1]
+    if values.size == 0 or features == 0:
+        raise ValueError(f"LayerNorm needs at least one feature per row; got an array of shape {values.shape}.")
+    _check_eps(eps)
+    if not np.all(np.isfinite(values)):
+        raise ValueError("The input contains NaN or infinity; LayerNorm needs finite numbers.")
+    work = values.astype(np.float32) if values.dtype == np.float16 else values
+    gamma_array = _per_feature(gamma, "gamma", features, default=1.0, dtype=work.dtype)
+    beta_array = _per_feature(beta, "beta", features, default=0.0, dtype=work.dtype)
+
+    mean = work.mean(axis=-1, keepdims=True)
+    differences = work - mean
+    variance = (differences * differences).mean(axis=-1, keepdims=True)
+    std = np.sqrt(variance + work.dtype.type(eps))
+    if np.any(std == 0):
+        raise ValueError("A row has every value the same and eps is 0, so its standard deviation is 0 and "
+                         "dividing by it is impossible; use a positive eps such as 1e-5.")
+    out = gamma_array * (differences / std) + beta_array
+    return out.astype(values.dtype, copy=False)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class LayerNormSteps:
+    """Every intermediate of LayerNorm on one row, from input to output. Immutable.
+
+    With ``decimals`` set, every stage was rounded by hand (half away from zero) before the next
+    was computed, as on paper, and ``exact`` holds the record computed without rounding.
+    Introduced in notebook 02; printed as aligned text, and as a table in Jupyter.
+    """
+
+    input: np.ndarray
+    mean: float
+    differences: np.ndarray
+    squared_differences: np.ndarray
+    variance: float
+    eps: float
+    variance_plus_eps: float
+    std: float
+    normalised: np.ndarray
+    gamma: np.ndarray
+    beta: np.ndarray
+    output: np.ndarray
+    decimals: int | None = None
+    exact: LayerNormSteps | None = field(default=None)
+
+    @property
+    def n(self) -> int:
+        """The number of features in the row."""
+        return int(self.input.shape[0])
+
+    @property
+    def hand_rounded(self) -> bool:
+        return self.decimals is not None
+
+    def stage(self, name: str):
+        """The value of one stage by its name in ``STAGES`` (a float or a read-only array)."""
+        if name not in STAGES:
+            raise ValueError(f"There is no stage called {name!r}; the stages are: {', '.join(STAGES)}.")
+        return getattr(self, name)
+
+    def rounding_drift(self) -> tuple[StageDrift, ...]:
+        """The stages where rounding by hand moved the result by more than the places kept.
+
+        Empty for an exact record. A stage is listed when any of its values is off from the exact
+        one by more than one unit in the last kept place, or when the stage as a whole is off by
+        more than 1% of its size (so a tiny variance kept to one significant digit is caught).
+        """
+        if self.exact is None or self.decimals is None:
+            return ()
+        unit = 10.0 ** -self.decimals
+        drifts = []
+        for name in STAGES:
+            if name in ("input", "eps", "gamma", "beta"):
+                continue
+            hand = np.atleast_1d(np.asarray(self.stage(name), dtype=np.float64))
+            exact = np.atleast_1d(np.asarray(self.exact.stage(name), dtype=np.float64))
+            largest = float(np.max(np.abs(hand - exact)))
+            size = float(np.linalg.norm(exact))
+            relative = float(np.linalg.norm(hand - exact)) / size if size > 0 else 0.0
+            if largest > unit * (1 + 1e-9) or relative > DRIFT_RELATIVE_TOLERANCE:
+                drifts.append(StageDrift(name, self.stage(name), self.exact.stage(name), largest, relative))
+        return tuple(drifts)
+
+    # Pretty-printing lives in helpers.display; these hooks only hand the record over to it.
+    def __str__(self) -> str:
+        from helpers.display import steps_text
+
+        return steps_text(self)
+
+    __repr__ = __str__
+
+    def _repr_html_(self) -> str:
+        from helpers.display import steps_html
+
+        return steps_html(self)
+
+
+@dataclass(frozen=True)
+class StageDrift:
+    """Where hand rounding moved one stage: its hand value, exact value and how far apart."""
+
+    stage: str
+    hand: object
+    exact: object
+    largest_difference: float
+    relative_difference: float
+
+
+def layer_norm_steps(row, eps: float = DEFAULT_EPS, gamma=None, beta=None, decimals: int | None = None) -> LayerNormSteps:
+    """Compute LayerNorm on one row and keep every intermediate in a :class:`LayerNormSteps`.
+
+    ``decimals=None`` computes exactly (float64). ``decimals=3`` rounds every stage to 3 places,
+    half away from zero as people do by hand, before computing the next, so row 1 of the lesson
+    gives exactly the lesson's digits. (``variance_plus_eps`` is kept unrounded: rounding it would
+    throw eps away, and for a constant row divide by zero.) Introduced in notebook 02.
+    """
+    values = _as_float_array(row).astype(np.float64)
+    if values.ndim != 1:
+        raise ValueError(f"layer_norm_steps takes one row (a flat list of numbers); got shape {values.shape}.")
+    if values.size == 0:
+        raise ValueError("The row is empty; LayerNorm needs at least one number.")
+    if not np.all(np.isfinite(values)):
+        raise ValueError("The row contains NaN or infinity; LayerNorm needs finite numbers.")
+    _check_eps(eps)
+    if decimals is not None and (not isinstance(decimals, (int, np.integer)) or not 0 <= decimals <= 12):
+        raise ValueError(f"decimals must be a whole number from 0 to 12 (or None for exact); got {decimals!r}.")
+    features = values.size
+    gamma_array = _per_feature(gamma, "gamma", features, default=1.0, dtype=np.float64)
+    beta_array = _per_feature(beta, "beta", features, default=0.0, dtype=np.float64)
+
+    exact = _steps(values, float(eps), gamma_array, beta_array, keep=lambda v: v)
+    if decimals is None:
+        return exact
+
+    def keep(v):
+        return round_half_up(v, decimals)
+
+    return _steps(values, float(eps), gamma_array, beta_array, keep=keep, decimals=decimals, exact=exact)
+
+
+def _steps(values, eps, gamma, beta, keep, decimals=None, exact=None) -> LayerNormSteps:
+    n = values.size
+    mean = float(keep(float(np.sum(values)) / n))
+    differences = keep(values - mean)
+    squared = keep(differences * differences)
+    variance = float(keep(float(np.sum(squared)) / n))
+    variance_plus_eps = variance + eps
+    std = float(keep(math.sqrt(variance_plus_eps)))
+    if std == 0.0:
+        if decimals is None:
+            raise ValueError("Every value in the row is the same and eps is 0, so the standard deviation is 0 "
+                             "and dividing by it is impossible; use a positive eps such as 1e-5.")
+        raise ValueError(f"At {decimals} decimal places the standard deviation rounds to 0, so dividing by it "
+                         "is impossible; keep more places or use a larger eps.")
+    normalised = keep(differences / std)
+    output = keep(gamma * normalised + beta)
+    return LayerNormSteps(
+        input=_frozen(values),
+        mean=_clean_zero(mean),
+        differences=_frozen(differences),
+        squared_differences=_frozen(squared),
+        variance=_clean_zero(variance),
+        eps=eps,
+        variance_plus_eps=variance_plus_eps,
+        std=std,
+        normalised=_frozen(normalised),
+        gamma=_frozen(gamma),
+        beta=_frozen(beta),
+        output=_frozen(output),
+        decimals=decimals,
+        exact=exact,
+    )
+
+
+def round_half_up(values, decimals: int):
+    """Round the way people do by hand: halves go away from zero (0.0625 → 0.063, −0.0625 → −0.063).
+
+    numpy's ``round`` sends halves to the even digit (0.0625 → 0.062) and works on the binary value;
+    this rounds the decimal number as it is written. Returns a float for a float, else an array.
+    """
+    quantum = Decimal(1).scaleb(-decimals)
+
+    def one(v: float) -> float:
+        rounded = float(Decimal(repr(float(v))).quantize(quantum, rounding=ROUND_HALF_UP))
+        return rounded + 0.0  # turns -0.0 into 0.0
+
+    if np.ndim(values) == 0:
+        return one(values)
+    array = np.asarray(values, dtype=np.float64)
+    return np.array([one(v) for v in array.ravel()], dtype=np.float64).reshape(array.shape)
+
+
+def _as_float_array(x) -> np.ndarray:
+    try:
+        array = np.asarray(x)
+    except (ValueError, TypeError):
+        raise ValueError("The input is not a rectangular array of numbers (rows of different lengths?).") from None
+    if array.dtype == object:
+        raise ValueError("The input is not a rectangular array of numbers (rows of different lengths?).")
+    if array.dtype in (np.float16, np.float32, np.float64):
+        return array
+    if array.dtype.kind in "biu":
+        return array.astype(np.float64)
+    raise ValueError(f"LayerNorm needs real numbers; got values of type {array.dtype}.")
+
+
+def _check_eps(eps) -> None:
+    if not isinstance(eps, (int, float, np.floating, np.integer)) or isinstance(eps, bool):
+        raise ValueError(f"eps must be a number; got {eps!r}.")
+    if not math.isfinite(eps) or eps < 0:
+        raise ValueError(f"eps must be zero or a small positive number (PyTorch uses 1e-5); got {eps}.")
+
+
+def _per_feature(values, name: str, features: int, default: float, dtype) -> np.ndarray:
+    if values is None:
+        return np.full(features, default, dtype=dtype)
+    array = np.asarray(values, dtype=np.float64)
+    if array.ndim == 0:
+        raise ValueError(f"{name} needs one value per feature ({features} values); got a single number.")
+    if array.shape != (features,):
+        raise ValueError(f"{name} needs one value per feature: {features} values; got {array.size}.")
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} contains NaN or infinity; it needs finite numbers.")
+    return array.astype(dtype)
+
+
+def _frozen(array) -> np.ndarray:
+    result = np.array(array, dtype=np.float64) + 0.0  # a copy, with -0.0 made 0.0
+    result.flags.writeable = False
+    return result
+
+
+def _clean_zero(value: float) -> float:
+    return float(value) + 0.0
