@@ -57,6 +57,8 @@ def parse_row(text: str) -> np.ndarray:
     if not stripped:
         raise ValueError("The row is empty; type some numbers separated by commas or spaces.")
     pieces = [piece for piece in re.split(r"[,;\s]+", stripped) if piece]
+    if not pieces:  # only separators, e.g. ","
+        raise ValueError("The row is empty; type some numbers separated by commas or spaces.")
     values = []
     for position, piece in enumerate(pieces, start=1):
         try:
@@ -83,6 +85,8 @@ def load_matrix(path: str | Path) -> np.ndarray:
         raise ValueError(f"{path} is a folder, not a CSV file.") from None
     except UnicodeDecodeError:
         raise ValueError(f"{path} is not a text file (save it as CSV, UTF-8).") from None
+    except OSError as problem:  # e.g. no permission to read it
+        raise ValueError(f"{path} could not be read: {problem.strerror or problem}.") from None
     return parse_matrix_text(text, source=path.name)
 
 
@@ -96,7 +100,10 @@ def parse_matrix_text(text: str, source: str = "the text") -> np.ndarray:
     rows: list[list[str]] = []
     line_numbers: list[int] = []
     for number, line in lines:
-        cells = next(csv.reader([line], delimiter=delimiter, skipinitialspace=True))
+        try:
+            cells = next(csv.reader([line], delimiter=delimiter, skipinitialspace=True))
+        except csv.Error as problem:  # e.g. a cell longer than the csv module's limit
+            raise ValueError(f"{source}, line {number}: this line cannot be read as CSV ({problem}).") from None
         if decimal_comma:
             cells = [cell.replace(",", ".") for cell in cells]
         rows.append(cells)
@@ -110,8 +117,8 @@ def parse_matrix_text(text: str, source: str = "the text") -> np.ndarray:
     for cells, number in zip(rows, line_numbers):
         if len(cells) != width:
             raise ValueError(
-                f"{source}, line {number}: this row has {len(cells)} values but the first row has "
-                f"{width}; every row needs the same number of values."
+                f"{source}, line {number}: this row has {len(cells)} value{'s' if len(cells) != 1 else ''} but "
+                f"the first row has {width}; every row needs the same number of values."
             )
     for row_index, (cells, number) in enumerate(zip(rows, line_numbers)):
         for column, cell in enumerate(cells, start=1):
@@ -130,16 +137,16 @@ def _guess_delimiter(first_line: str) -> str:
 
 
 def _looks_like_header(cells: list[str]) -> bool:
-    """A first line whose every cell is a name (not a number, not empty) is a header."""
+    """A first line whose every cell is a name (it has a letter and is not a number or NaN) is a header."""
     def is_name(cell: str) -> bool:
         cell = cell.strip()
         if not cell:
             return False
-        try:
-            parse_number(cell)
-        except ValueError:
-            return cell.lower().lstrip("+-") not in {"nan", "na", "n/a", "inf", "infinity"}
-        return False
+        if _NUMBER.fullmatch(cell.translate(_MINUS_LOOKALIKES)):
+            return False  # a number, even one too large to store (1e400), is data, not a name
+        if not any(ch.isalpha() for ch in cell):
+            return False  # e.g. "1,2" or "0.5.1": a broken number, reported as such rather than dropped
+        return cell.lower().lstrip("+-") not in {"nan", "na", "n/a", "inf", "infinity"}
 
     return all(is_name(cell) for cell in cells)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import MAX_EMAX, MIN_EMIN, ROUND_HALF_UP, Context, Decimal, localcontext
 
 import numpy as np
 
@@ -58,9 +58,13 @@ def layer_norm(x, gamma=None, beta=None, eps: float = DEFAULT_EPS) -> np.ndarray
     gamma_array = _per_feature(gamma, "gamma", features, default=1.0, dtype=work.dtype)
     beta_array = _per_feature(beta, "beta", features, default=0.0, dtype=work.dtype)
 
-    mean = work.mean(axis=-1, keepdims=True)
-    differences = work - mean
-    variance = (differences * differences).mean(axis=-1, keepdims=True)
+    with np.errstate(over="raise", invalid="raise"):
+        try:
+            mean = work.mean(axis=-1, keepdims=True)
+            differences = work - mean
+            variance = (differences * differences).mean(axis=-1, keepdims=True)
+        except FloatingPointError:
+            raise ValueError(_too_large(work.dtype)) from None
     std = np.sqrt(variance + work.dtype.type(eps))
     if np.any(std == 0):
         raise ValueError("A row has every value the same and eps is 0, so its standard deviation is 0 and "
@@ -172,38 +176,71 @@ def layer_norm_steps(row, eps: float = DEFAULT_EPS, gamma=None, beta=None, decim
     if not np.all(np.isfinite(values)):
         raise ValueError("The row contains NaN or infinity; LayerNorm needs finite numbers.")
     _check_eps(eps)
-    if decimals is not None and (not isinstance(decimals, (int, np.integer)) or not 0 <= decimals <= 12):
-        raise ValueError(f"decimals must be a whole number from 0 to 12 (or None for exact); got {decimals!r}.")
+    if decimals is not None and (isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer))
+                                 or not 0 <= decimals <= 12):
+        raise ValueError(f"The number of decimal places must be a whole number from 0 to 12; got {decimals!r}.")
     features = values.size
     gamma_array = _per_feature(gamma, "gamma", features, default=1.0, dtype=np.float64)
     beta_array = _per_feature(beta, "beta", features, default=0.0, dtype=np.float64)
 
-    exact = _steps(values, float(eps), gamma_array, beta_array, keep=lambda v: v)
+    exact = _exact_steps(values, float(eps), gamma_array, beta_array)
     if decimals is None:
         return exact
-
-    def keep(v):
-        return round_half_up(v, decimals)
-
-    return _steps(values, float(eps), gamma_array, beta_array, keep=keep, decimals=decimals, exact=exact)
+    return _hand_steps(values, float(eps), gamma_array, beta_array, int(decimals), exact)
 
 
-def _steps(values, eps, gamma, beta, keep, decimals=None, exact=None) -> LayerNormSteps:
+def _exact_steps(values, eps, gamma, beta) -> LayerNormSteps:
     n = values.size
-    mean = float(keep(float(np.sum(values)) / n))
-    differences = keep(values - mean)
-    squared = keep(differences * differences)
-    variance = float(keep(float(np.sum(squared)) / n))
+    with np.errstate(over="raise", invalid="raise"):
+        try:
+            mean = float(np.sum(values)) / n
+            differences = values - mean
+            squared = differences * differences
+            variance = float(np.sum(squared)) / n
+        except FloatingPointError:
+            raise ValueError(_too_large(values.dtype)) from None
     variance_plus_eps = variance + eps
-    std = float(keep(math.sqrt(variance_plus_eps)))
+    std = math.sqrt(variance_plus_eps)
     if std == 0.0:
-        if decimals is None:
-            raise ValueError("Every value in the row is the same and eps is 0, so the standard deviation is 0 "
-                             "and dividing by it is impossible; use a positive eps such as 1e-5.")
-        raise ValueError(f"At {decimals} decimal places the standard deviation rounds to 0, so dividing by it "
-                         "is impossible; keep more places or use a larger eps.")
-    normalised = keep(differences / std)
-    output = keep(gamma * normalised + beta)
+        raise ValueError("Every value in the row is the same and eps is 0, so the standard deviation is 0 "
+                         "and dividing by it is impossible; use a positive eps such as 1e-5.")
+    normalised = differences / std
+    output = gamma * normalised + beta
+    return _record(values, mean, differences, squared, variance, eps, variance_plus_eps, std, normalised,
+                   gamma, beta, output)
+
+
+def _hand_steps(values, eps, gamma, beta, decimals, exact) -> LayerNormSteps:
+    """The same steps done as on paper: decimal arithmetic on the numbers as written, each stage
+    rounded half away from zero before the next. (Float arithmetic would not do: 1.315 − 1.28 is
+    0.03499999… in binary, which rounds to 0.03 where a person writes 0.04.)"""
+    def written(v) -> Decimal:
+        return Decimal(repr(float(v)))
+
+    last_place = Decimal(1).scaleb(-decimals)
+
+    def keep(v: Decimal) -> Decimal:
+        return v.quantize(last_place, rounding=ROUND_HALF_UP, context=_WIDE)
+
+    with localcontext(_WIDE):
+        x = [written(v) for v in values]
+        mean = keep(sum(x) / len(x))
+        differences = [keep(v - mean) for v in x]
+        squared = [keep(d * d) for d in differences]
+        variance = keep(sum(squared) / len(x))
+        std = keep((variance + written(eps)).sqrt())
+        if std == 0:
+            raise ValueError(f"At {decimals} decimal places the standard deviation rounds to 0, so dividing by "
+                             "it is impossible; keep more places or use a larger eps.")
+        normalised = [keep(d / std) for d in differences]
+        output = [keep(written(g) * v + written(b)) for g, v, b in zip(gamma, normalised, beta)]
+    return _record(values, float(mean), _floats(differences), _floats(squared), float(variance), eps,
+                   float(variance) + eps, float(std), _floats(normalised), gamma, beta, _floats(output),
+                   decimals, exact)
+
+
+def _record(values, mean, differences, squared, variance, eps, variance_plus_eps, std, normalised, gamma,
+            beta, output, decimals=None, exact=None) -> LayerNormSteps:
     return LayerNormSteps(
         input=_frozen(values),
         mean=_clean_zero(mean),
@@ -222,22 +259,37 @@ def _steps(values, eps, gamma, beta, keep, decimals=None, exact=None) -> LayerNo
     )
 
 
+# Decimal arithmetic wide enough for any float kept to 12 places (1.8e308 has 309 digits).
+_WIDE = Context(prec=400, Emax=MAX_EMAX, Emin=MIN_EMIN)
+
+
+def _floats(decimals_list) -> list[float]:
+    return [float(v) for v in decimals_list]
+
+
 def round_half_up(values, decimals: int):
     """Round the way people do by hand: halves go away from zero (0.0625 → 0.063, −0.0625 → −0.063).
 
     numpy's ``round`` sends halves to the even digit (0.0625 → 0.062) and works on the binary value;
     this rounds the decimal number as it is written. Returns a float for a float, else an array.
     """
-    quantum = Decimal(1).scaleb(-decimals)
+    quantum = Decimal(1).scaleb(-int(decimals))
 
     def one(v: float) -> float:
-        rounded = float(Decimal(repr(float(v))).quantize(quantum, rounding=ROUND_HALF_UP))
+        rounded = float(Decimal(repr(float(v))).quantize(quantum, rounding=ROUND_HALF_UP, context=_WIDE))
         return rounded + 0.0  # turns -0.0 into 0.0
 
     if np.ndim(values) == 0:
         return one(values)
     array = np.asarray(values, dtype=np.float64)
     return np.array([one(v) for v in array.ravel()], dtype=np.float64).reshape(array.shape)
+
+
+def _too_large(dtype) -> str:
+    limit = math.sqrt(float(np.finfo(dtype).max))
+    return (f"The values are too large: their squares overflow {np.dtype(dtype).name} (keep them below "
+            f"about {limit:.0e}); LayerNorm gives almost the same result for the row divided by any positive number, "
+            "so scale it down first.")
 
 
 def _as_float_array(x) -> np.ndarray:

@@ -1,0 +1,281 @@
+"""helpers.display: text and HTML views of records and matrices.
+
+What a learner reads must be the lesson's numbers, fixed places, never -0.000, the same on every
+run, and short even for 768 features.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import numpy as np
+import pytest
+
+import helpers
+from helpers import format_number, layer_norm_steps, show_matrix
+from helpers.display import STAGE_LABELS, format_eps, format_values, steps_html, steps_text, text_width
+from helpers.layernorm import STAGES
+
+X = np.array([
+    [1.133, -0.299, 0.503],
+    [-0.176, 0.911, 0.143],
+    [0.766, 0.781, -0.518],
+    [1.601, -0.669, 0.368],
+    [0.663, 0.779, 0.648],
+])
+VOID_ELEMENTS = {"br", "hr", "img", "input", "meta", "link", "col", "wbr"}
+
+
+class TableReader(HTMLParser):
+    """Checks tags are balanced and collects each table row's header and cells as text."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.open_tags: list[str] = []
+        self.problems: list[str] = []
+        self.tables = 0
+        self.rows: list[list[str]] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in VOID_ELEMENTS:
+            self.open_tags.append(tag)
+        if tag == "table":
+            self.tables += 1
+        elif tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if not self.open_tags or self.open_tags[-1] != tag:
+            self.problems.append(f"</{tag}> closes {self.open_tags[-1:] or 'nothing'}")
+            return
+        self.open_tags.pop()
+        if tag in ("td", "th") and self._cell is not None:
+            self.rows[-1].append("".join(self._cell).strip())
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def read_html(markup: str) -> TableReader:
+    reader = TableReader()
+    reader.feed(markup)
+    reader.close()
+    assert reader.problems == []
+    assert reader.open_tags == [], f"unclosed: {reader.open_tags}"
+    return reader
+
+
+# ---------------------------------------------------------------------------------------------
+# Numbers
+
+
+@pytest.mark.parametrize("value, places, expected", [
+    (1.1729, 4, "1.1729"), (-0.0004, 3, "0.000"), (-0.0, 4, "0.0000"), (-1e-20, 2, "0.00"), (-0.4, 0, "0"),
+    (-0.0005, 3, "-0.001"), (0.097, 2, "0.10"), (1.172, 2, "1.17"), (-1.271, 2, "-1.27"), (12345.678, 1, "12345.7"),
+    (float("nan"), 3, "nan"), (float("inf"), 3, "inf"), (float("-inf"), 3, "-inf"), (np.float32(0.5), 2, "0.50"),
+])
+def test_format_number(value, places, expected):
+    assert format_number(value, places) == expected
+
+
+def test_format_number_never_negative_zero_on_tiny_negatives():
+    for places in range(0, 9):
+        for value in (-1e-300, -5e-324, -0.0, -0.4 * 10.0**-places):
+            assert not format_number(value, places).startswith("-"), (value, places)
+
+
+@pytest.mark.parametrize("eps, expected", [(1e-5, "1e-05"), (1e-3, "0.001"), (0, "0"), (1e-12, "1e-12")])
+def test_format_eps(eps, expected):
+    assert format_eps(eps) == expected
+
+
+def test_format_values_elides_long_rows_like_numpy():
+    assert format_values(np.arange(10.0), 1) == [f"{v}.0" for v in range(10)]
+    assert format_values(np.arange(11.0), 1) == ["0.0", "1.0", "2.0", "…", "8.0", "9.0", "10.0"]
+
+
+def test_text_width_counts_combining_accents_as_nothing():
+    assert text_width("x̂") == 1
+    assert text_width("σ² + ε") == 6
+
+
+# ---------------------------------------------------------------------------------------------
+# One row's steps as text
+
+
+def test_steps_text_row_1_exact_shows_the_true_numbers():
+    text = steps_text(layer_norm_steps(X[0]))
+    for number in ("1.1330", "-0.2990", "0.5030", "0.4457", "0.6873", "-0.7447", "0.0573", "0.3434", "0.5860",
+                   "1.1729", "-1.2707", "0.0978", "1e-05"):
+        assert number in text
+    assert "exact, shown to 4 places" in text
+    assert "≠ exact" not in text
+
+
+def test_steps_text_row_1_by_hand_shows_the_lessons_pencil_numbers():
+    text = steps_text(layer_norm_steps(X[0], decimals=3))
+    lines = {line.split()[0]: line for line in text.splitlines()[1:] if line.strip()}
+    expected = {
+        "mean": ["0.446"], "differences": ["0.687", "-0.745", "0.057"], "squares": ["0.472", "0.555", "0.003"],
+        "variance": ["0.343"], "std": ["0.586"], "normalised": ["1.172", "-1.271", "0.097"],
+    }
+    for label, numbers in expected.items():
+        assert lines[label].split()[-len(numbers):] == numbers, label
+    assert "rounded by hand to 3 places (halves away from zero)" in text
+    assert "changed no stage by more than its last place" in text
+
+
+def test_steps_text_row_5_by_hand_marks_the_drift():
+    text = steps_text(layer_norm_steps(X[4], decimals=3))
+    marked = {line.split()[0] for line in text.splitlines() if line.endswith("≠ exact")}
+    assert {"variance", "std", "normalised", "output"} <= marked
+    assert "mean" not in marked
+    assert "variance: 0.00343" in text  # the exact value, to 5 places
+    assert "output: -0.57427  1.40441  -0.83014" in text
+
+
+def test_steps_text_is_deterministic_and_is_the_records_str_and_repr():
+    record = layer_norm_steps(X[2], eps=1e-6, gamma=[1, 2, 3], beta=[0.5, 0, -0.5])
+    text = steps_text(record)
+    assert text == steps_text(layer_norm_steps(X[2], eps=1e-6, gamma=[1, 2, 3], beta=[0.5, 0, -0.5]))
+    assert str(record) == repr(record) == text
+    assert "0x" not in text and "object at" not in text
+    assert not re.search(r"-0\.0+(?![0-9])", text)
+
+
+def test_steps_text_shows_gamma_and_beta_only_when_not_plain():
+    plain = steps_text(layer_norm_steps(X[0]))
+    assert "gamma" not in plain and "beta" not in plain
+    scaled = steps_text(layer_norm_steps(X[0], gamma=[2, 2, 2]))
+    assert "gamma" in scaled and "beta" in scaled
+
+
+def test_steps_text_lines_are_aligned():
+    visible = [s for s in STAGES if s not in ("gamma", "beta")]
+    lines = steps_text(layer_norm_steps(X[0])).splitlines()[1:]
+    assert len(lines) == len(visible)
+    formula_starts, first_number_ends = set(), set()
+    for stage, line in zip(visible, lines):
+        label, formula, _ = STAGE_LABELS[stage]
+        assert line.strip().startswith(label)
+        start = line.index("  " + formula, len(label)) + 2
+        formula_starts.add(text_width(line[:start]))
+        after = line[start + len(formula):]
+        first_number_ends.add(text_width(line[:start + len(formula)]) + len(after) - len(after.lstrip())
+                              + len(after.split()[0]))
+    assert len(formula_starts) == 1  # the formulas form one column
+    assert len(first_number_ends) == 1  # the first values are right-aligned in one column
+
+
+def test_steps_text_with_chosen_stages():
+    text = steps_text(layer_norm_steps(X[0]), stages=["mean", "std"])
+    assert len(text.splitlines()) == 3
+    assert "0.4457" in text and "0.5860" in text and "1.1729" not in text
+
+
+# ---------------------------------------------------------------------------------------------
+# One row's steps as HTML
+
+
+def stage_rows(markup: str) -> list[list[str]]:
+    reader = read_html(markup)
+    assert reader.tables == 1
+    return reader.rows
+
+
+def test_steps_html_has_one_row_per_visible_stage():
+    rows = stage_rows(layer_norm_steps(X[0])._repr_html_())
+    assert [row[0] for row in rows] == [STAGE_LABELS[s][0] for s in STAGES if s not in ("gamma", "beta")]
+    assert dict((row[0], row[2:]) for row in rows)["output"] == ["1.1729", "-1.2707", "0.0978"]
+
+
+def test_steps_html_with_gamma_and_beta_shows_all_twelve_stages():
+    rows = stage_rows(steps_html(layer_norm_steps(X[0], gamma=[1, 2, 3], beta=[0, 0, 1])))
+    assert len(rows) == len(STAGES) == 12
+    assert dict((row[0], row[2:]) for row in rows)["gamma"] == ["1.0000", "2.0000", "3.0000"]
+
+
+def test_steps_html_by_hand_row_1_and_row_5():
+    rows = dict((row[0], row[2:]) for row in stage_rows(layer_norm_steps(X[0], decimals=3)._repr_html_()))
+    assert rows["mean"] == ["0.446"]
+    assert rows["normalised"] == ["1.172", "-1.271", "0.097"]
+    markup = layer_norm_steps(X[4], decimals=3)._repr_html_()
+    flagged = [row[0] for row in stage_rows(markup) if row[0].endswith("≠ exact")]
+    assert {"variance ≠ exact", "std ≠ exact", "output ≠ exact"} <= set(flagged)
+    assert "variance: 0.00343" in markup
+
+
+def test_steps_html_escapes_and_is_deterministic():
+    markup = layer_norm_steps(X[1])._repr_html_()
+    assert markup == layer_norm_steps(X[1])._repr_html_()
+    assert "0x" not in markup and "<script" not in markup
+
+
+# ---------------------------------------------------------------------------------------------
+# Long rows and big matrices stay short
+
+
+def test_768_value_row_is_elided():
+    row = np.random.default_rng(0).normal(size=768)
+    record = layer_norm_steps(row)
+    text = str(record)
+    assert "…" in text
+    assert len(text) < 2000 and max(len(line) for line in text.splitlines()) < 150
+    markup = record._repr_html_()
+    assert "…" in markup and len(markup) < 12_000
+    rows = stage_rows(markup)
+    assert all(len(row) <= 2 + 7 for row in rows)  # label, formula, 3 + … + 3 values
+
+
+def test_768_value_row_by_hand_is_elided_too():
+    record = layer_norm_steps(np.linspace(-2, 3, 768), decimals=3)
+    assert "…" in str(record) and len(str(record)) < 2500
+
+
+def test_matrix_view_elides_100_by_100():
+    values = np.arange(10_000, dtype=np.float64).reshape(100, 100) / 7
+    view = show_matrix(values, "big")
+    text = str(view)
+    lines = text.splitlines()
+    assert "…" in text
+    assert len(lines) == 1 + 1 + 7  # title, column headers, 3 rows + … + 3 rows
+    assert lines[1].split() == ["f1", "f2", "f3", "…", "f98", "f99", "f100"]
+    assert lines[-1].startswith("row 100")
+    reader = read_html(view._repr_html_())
+    assert len(reader.rows) == 1 + 7
+    assert len(view._repr_html_()) < 10_000
+
+
+def test_show_matrix_of_the_lesson_matrix():
+    view = show_matrix(X, "X", places=3, highlight_row=0)
+    lines = str(view).splitlines()
+    assert lines[0] == "X"
+    assert lines[2].split() == ["row", "1", "1.133", "-0.299", "0.503", "◀"]
+    assert lines[-1].split() == ["row", "5", "0.663", "0.779", "0.648"]
+    assert repr(view) == str(view)
+    reader = read_html(view._repr_html_())
+    assert reader.rows[1] == ["row 1", "1.133", "-0.299", "0.503"]
+    assert "background" in view._repr_html_().split("row 1")[0].rsplit("<tr", 1)[1]
+
+
+def test_show_matrix_of_one_row_and_its_values_are_frozen():
+    view = show_matrix([1.0, 2.0])
+    assert view.values.shape == (1, 2)
+    with pytest.raises(ValueError, match="read-only"):
+        view.values[0, 0] = 5.0
+
+
+def test_show_matrix_refuses_3d():
+    with pytest.raises(ValueError, match=r"show_matrix shows a 2-D matrix; got shape \(2, 2, 2\)"):
+        show_matrix(np.zeros((2, 2, 2)))
+
+
+def test_show_matrix_never_negative_zero():
+    text = str(helpers.show_matrix(np.array([[-1e-9, 0.0], [-0.0, -4e-5]])))
+    assert not re.search(r"-0\.0+(?![0-9])", text)
