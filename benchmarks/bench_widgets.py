@@ -1,0 +1,93 @@
+"""How long does one edit in a widget take? Every stage recomputed and re-rendered, headless.
+
+    python benchmarks/bench_widgets.py            # prints the medians against the targets
+    python benchmarks/bench_widgets.py --repeats 50
+
+Targets (from the issue): one edit recomputes and re-renders every intermediate with a median under
+5 ms for a 3-value row and under 20 ms for a 768-value row without the plot, and under 100 ms with
+the number line redrawn. An "edit" is what a person does: type a new row into the paste field (it
+is parsed, every stage computed, the HTML table rebuilt, the value boxes updated) or a new eps into
+its entry (the slider follows). The text form (``repr``) is built only when shown; it is timed on
+its own line. Numbers differ between machines and runs; with ``--check`` the exit status is 1 when a
+wall-clock median misses its target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run from anywhere without installing helpers
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+from helpers import load_residual, widgets  # noqa: E402
+
+
+def median_ms(action, repeats: int) -> tuple[float, float]:
+    """Median wall-clock and CPU time of one call, in ms. On a busy machine the wall time grows while
+    the CPU time (what the edit itself costs) stays put: both are shown."""
+    action(0)  # warm-up
+    wall, cpu = [], []
+    for i in range(1, repeats + 1):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        action(i)
+        cpu.append(time.process_time() - start_cpu)
+        wall.append(time.perf_counter() - start)
+    return 1000 * statistics.median(wall), 1000 * statistics.median(cpu)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=200, help="edits per measurement (the plot uses a tenth)")
+    parser.add_argument("--check", action="store_true", help="exit with status 1 when a wall-clock median misses its target")
+    arguments = parser.parse_args()
+    repeats = arguments.repeats
+
+    x = load_residual()
+    rng = np.random.default_rng(0)
+    long_rows = [rng.normal(size=768) for _ in range(2)]
+    long_texts = [", ".join(repr(float(v)) for v in row) for row in long_rows]
+    short_texts = [", ".join(repr(float(v)) for v in row) for row in x]
+    eps_texts = ["1e-5", "1e-3"]
+
+    short = widgets.row_editor(x[0])
+    long = widgets.row_editor(long_rows[0])
+    plotted = widgets.row_editor(x[0], plot=True)
+    plotted_long = widgets.row_editor(long_rows[0], plot=True)
+    results = [
+        ("3 values: new row typed", median_ms(lambda i: short.set_row(short_texts[i % 5]), repeats), 5),
+        ("3 values: new eps typed", median_ms(lambda i: short.set_eps(eps_texts[i % 2]), repeats), 5),
+        ("3 values, by hand (3 places): new eps", median_ms(
+            lambda i: (short.set_decimals(3), short.set_eps(eps_texts[i % 2])), repeats), 5),
+        ("768 values: new row pasted", median_ms(lambda i: long.set_row(long_texts[i % 2]), repeats), 20),
+        ("768 values: new eps typed", median_ms(lambda i: long.set_eps(eps_texts[i % 2]), repeats), 20),
+        ("768 values, by hand (3 places): new eps", median_ms(
+            lambda i: (long.set_decimals(3), long.set_eps(eps_texts[i % 2])), repeats), 20),
+        ("3 values with the plot: new row typed", median_ms(
+            lambda i: plotted.set_row(short_texts[i % 5]), max(5, repeats // 10)), 100),
+        ("768 values with the plot: new row pasted", median_ms(
+            lambda i: plotted_long.set_row(long_texts[i % 2]), max(5, repeats // 10)), 100),
+        ("768 values: text form (repr)", median_ms(lambda i: repr(long), repeats), None),
+    ]
+    width = max(len(name) for name, *_ in results)
+    print(f"{'one edit'.ljust(width)}  wall ms  (cpu ms)  target ms  verdict")
+    missed = 0
+    for name, (wall, cpu), target in results:
+        verdict = "" if target is None else ("ok" if wall < target else "MISSED")
+        missed += verdict == "MISSED"
+        print(f"{name.ljust(width)}  {wall:7.2f}  ({cpu:6.2f})  {'' if target is None else target:>9}  {verdict}")
+    if hasattr(os, "getloadavg"):
+        print(f"(medians of {repeats} edits, {max(5, repeats // 10)} with the plot; load average "
+              f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    return 1 if missed and arguments.check else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,232 @@
+"""Check a learner's answer: right, right up to rounding, or wrong with a hint at the likely mistake.
+
+Pure maths and plain text, no widgets: ``helpers.widgets.answer_checker`` shows these verdicts in a
+notebook, and tests call :func:`diagnose` directly. The right value and every mistaken value come
+from the same :class:`~helpers.layernorm.LayerNormSteps` record the notebooks show, so a hint
+compares the answer against exactly what each mistake would have produced.
+Introduced in notebook 02 (the mean) and used again in notebooks 03 and 04.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from helpers.data import parse_number
+from helpers.display import format_eps, format_number
+from helpers.layernorm import DEFAULT_EPS, layer_norm_steps
+
+QUANTITIES = ("mean", "variance", "std", "normalised")
+RIGHT, ROUNDING, WRONG = "right", "right up to rounding", "wrong"
+EARLY_ROUNDING_PLACES = (1, 2, 3)  # "rounded too early" is tried at each of these places
+
+_QUANTITY_NAMES = {
+    "mean": "the mean μ",
+    "variance": "the variance σ²",
+    "std": "the standard deviation √(σ² + ε)",
+    "normalised": "the normalised value x̂",
+}
+_HOW_TO = {
+    "mean": "Add the n values and divide by n.",
+    "variance": "Subtract the mean from each value, square each difference, add the squares and divide by n.",
+    "std": "Find the variance (divide by n), add ε, then take the square root.",
+    "normalised": "Subtract the mean from the value, then divide by the standard deviation √(σ² + ε).",
+}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The result of checking one answer. ``kind`` is "right", "right up to rounding" or "wrong".
+
+    ``hint`` says what to do next (for a wrong answer: the likely mistake); ``mistake`` names the
+    mistake the answer matches ("n-1", "no-eps", ...), or is None. ``expected`` is the exact value;
+    ``places`` the number of decimal places the learner typed.
+    """
+
+    kind: str
+    hint: str
+    quantity: str
+    answer: float
+    expected: float
+    places: int
+    mistake: str | None = None
+
+    @property
+    def is_right(self) -> bool:
+        return self.kind != WRONG
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.hint}"
+
+    __repr__ = __str__
+
+
+def typed_places(text: str) -> int:
+    """How many decimal places a number was written with: ``"0.4460"`` → 4, ``"4.5e-3"`` → 4, ``"2"`` → 0."""
+    cleaned = str(text).strip().lower().lstrip("+-−–‒﹣－")
+    match = re.fullmatch(r"(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?", cleaned)
+    if not match:
+        return 0
+    fraction, exponent = match.group(2) or "", int(match.group(3) or 0)
+    return max(0, len(fraction) - exponent)
+
+
+def diagnose(row, quantity: str, answer, index: int | None = None, eps: float = DEFAULT_EPS) -> Verdict:
+    """Judge ``answer`` (a number, or text as typed) for ``quantity`` of ``row``.
+
+    ``quantity`` is "mean", "variance", "std" or "normalised" (then ``index`` picks the value,
+    counted from 0). The answer is right when it is the exact value rounded to the places typed;
+    right up to rounding when it is off by at most one unit in the last place typed, or has fewer
+    than two significant digits; otherwise wrong, with a hint naming the mistake whose result it
+    matches. Raises ``ValueError`` in plain words for an answer that is not a number, an unknown
+    quantity or a bad index.
+    """
+    quantity = _check_quantity(quantity)
+    record = layer_norm_steps(row, eps=eps)
+    index = _check_index(quantity, index, record.n)
+    if isinstance(answer, str):
+        value, places = parse_number(answer), typed_places(answer)
+    else:
+        value = float(answer)
+        if not math.isfinite(value):
+            raise ValueError(f"{answer} is not a finite number.")
+        places = typed_places(repr(value))
+    expected = _value(record, quantity, index)
+    unit = 10.0 ** -places
+    off = abs(value - expected)
+    slack = 1e-9 * abs(expected) + 1e-15  # room for floating-point noise only
+    shown = format_number(expected, max(places + 2, 5))
+
+    if off <= slack or (off <= unit / 2 + slack and unit <= 0.1 * abs(expected)):
+        return Verdict(RIGHT, f"{_QUANTITY_NAMES[quantity]} is {shown} (to {max(places + 2, 5)} places).",
+                       quantity, value, expected, places)
+    if off <= unit / 2 + slack:
+        kept = "1 place" if places == 1 else f"{places} places"
+        hint = (f"Right to the {kept} you kept, but that leaves fewer than two significant digits: "
+                f"the exact value is {shown}. Keep more places.")
+        return Verdict(ROUNDING, hint, quantity, value, expected, places, "too-few-digits")
+    if off <= unit + slack:
+        hint = (f"Off by one in the last place, which rounding along the way explains: "
+                f"the exact value is {shown}.")
+        return Verdict(ROUNDING, hint, quantity, value, expected, places, "last-place")
+
+    matches = [
+        (abs(value - candidate), order, mistake, hint)
+        for order, (mistake, candidate, hint) in enumerate(_mistakes(row, record, quantity, index, eps))
+        if abs(value - candidate) <= unit + slack and abs(candidate - expected) > unit / 2 + slack
+    ]
+    if matches:
+        _, _, mistake, hint = min(matches)
+        return Verdict(WRONG, hint, quantity, value, expected, places, mistake)
+    return Verdict(WRONG, f"Not quite. {_HOW_TO[quantity]}", quantity, value, expected, places)
+
+
+def question_text(row, quantity: str, index: int | None = None, eps: float = DEFAULT_EPS) -> str:
+    """The question a checker asks, e.g. "What is the mean μ of x = (1.133, -0.299, 0.503)?"."""
+    quantity = _check_quantity(quantity)
+    record = layer_norm_steps(row, eps=eps)
+    index = _check_index(quantity, index, record.n)
+    values = ", ".join(repr(float(v)) for v in record.input[:10]) + (", …" if record.n > 10 else "")
+    which = f" for feature {index + 1}" if quantity == "normalised" else ""
+    uses_eps = f" (ε = {format_eps(eps)})" if quantity in ("std", "normalised") else ""
+    return f"What is {_QUANTITY_NAMES[quantity]}{which} of x = ({values}){uses_eps}?"
+
+
+def _value(record, quantity: str, index: int | None) -> float:
+    if quantity == "normalised":
+        return float(record.normalised[index])
+    return float(record.stage(quantity))
+
+
+def _mistakes(row, record, quantity: str, index: int | None, eps: float):
+    """(name, value, hint) for each mistake that applies to ``quantity``, most common first."""
+    n, x = record.n, record.input
+    variance, sum_of_squares = record.variance, float(np.sum(record.squared_differences))
+    square_of_values = float(np.mean(x * x))
+    n_minus_1 = (f"It looks like you divided by n − 1 = {n - 1} (the 'unbiased' variance, the default of "
+                 f"torch.var and torch.std). LayerNorm divides by n = {n}.")
+    no_eps = (f"It looks like you left out ε. Add ε = {format_eps(eps)} to the variance before the square "
+              "root: with a variance this small it changes the answer.")
+    eps_outside = "ε goes inside the square root: √(σ² + ε), not √σ² + ε."
+    no_mean = "It looks like you squared the values themselves. Subtract the mean first: square x − μ, not x."
+    candidates = []
+    if quantity == "mean":
+        if n > 1:
+            candidates.append(("n-1", float(np.sum(x)) / (n - 1),
+                               f"It looks like you divided the sum by n − 1 = {n - 1}; the mean divides it by n = {n}."))
+        candidates.append(("sum", float(np.sum(x)), f"That is the sum of the values; divide it by n = {n}."))
+    elif quantity == "variance":
+        if n > 1:
+            candidates.append(("n-1", sum_of_squares / (n - 1), n_minus_1))
+        for value in (record.std, math.sqrt(variance)):
+            candidates.append(("std-for-variance", value,
+                               "That is the standard deviation; the variance is the step before the square root."))
+        candidates.append(("no-mean", square_of_values, no_mean))
+        candidates.append(("plus-eps", record.variance_plus_eps,
+                           "That is the variance plus ε; the variance itself comes before ε is added."))
+        candidates.append(("no-square", float(np.mean(np.abs(record.differences))),
+                           "It looks like you averaged the distances from the mean without squaring them."))
+    elif quantity == "std":
+        if n > 1:
+            for value in (math.sqrt(sum_of_squares / (n - 1) + eps), math.sqrt(sum_of_squares / (n - 1))):
+                candidates.append(("n-1", value, n_minus_1))
+        candidates.append(("no-eps", math.sqrt(variance), no_eps))
+        candidates.append(("eps-outside", math.sqrt(variance) + eps, eps_outside))
+        for value in (variance, record.variance_plus_eps):
+            candidates.append(("variance-for-std", value,
+                               "That is the variance; the standard deviation is its square root (after adding ε)."))
+        candidates.append(("no-mean", math.sqrt(square_of_values + eps), no_mean))
+    else:
+        difference = float(record.differences[index])
+        if n > 1:
+            candidates.append(("n-1", difference / math.sqrt(sum_of_squares / (n - 1) + eps), n_minus_1))
+        if variance > 0:
+            candidates.append(("no-eps", difference / math.sqrt(variance), no_eps))
+            candidates.append(("eps-outside", difference / (math.sqrt(variance) + eps), eps_outside))
+        candidates.append(("variance-for-std", difference / record.variance_plus_eps,
+                           "It looks like you divided by the variance σ² + ε; divide by its square root, the std."))
+        candidates.append(("no-mean", float(x[index]) / record.std,
+                           "It looks like you divided the value itself; subtract the mean first: (x − μ) / √(σ² + ε)."))
+        candidates.append(("not-divided", difference,
+                           "That is x − μ; now divide it by the standard deviation √(σ² + ε)."))
+    if quantity != "mean":
+        candidates.extend(_rounded_early(row, quantity, index, eps))
+    return candidates
+
+
+def _rounded_early(row, quantity: str, index: int | None, eps: float):
+    """What rounding every intermediate to 1, 2 or 3 places gives (with and without rounding the last step)."""
+    for places in EARLY_ROUNDING_PLACES:
+        try:
+            hand = layer_norm_steps(row, eps=eps, decimals=places)
+        except ValueError:  # at so few places the std rounds to 0: nobody can have done that
+            continue
+        last_step_unrounded = {
+            "variance": float(np.sum(hand.squared_differences)) / hand.n,
+            "std": math.sqrt(hand.variance + eps),
+            "normalised": float(hand.differences[index]) / hand.std if index is not None else 0.0,
+        }[quantity]
+        hint = (f"It looks like you rounded the steps before this one to {places} decimal places. Keep more "
+                "digits until the end: with this row, rounding early changes the answer.")
+        yield ("rounded-early", _value(hand, quantity, index), hint)
+        yield ("rounded-early", last_step_unrounded, hint)
+
+
+def _check_quantity(quantity) -> str:
+    name = str(quantity).strip().lower().replace("normalized", "normalised")
+    if name not in QUANTITIES:
+        raise ValueError(f"There is no quantity called {quantity!r}; choose one of: {', '.join(QUANTITIES)}.")
+    return name
+
+
+def _check_index(quantity: str, index, n: int) -> int | None:
+    if quantity != "normalised":
+        return None
+    if index is None:
+        raise ValueError(f"Say which normalised value to check: index=0 for the first feature, up to {n - 1}.")
+    if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < n:
+        raise ValueError(f"index must be a whole number from 0 to {n - 1} (the row has {n} values); got {index!r}.")
+    return int(index)

@@ -1,0 +1,322 @@
+"""Pictures of LayerNorm with matplotlib: a row on a number line, before and after, heatmaps, the circle.
+
+Each plot function returns the matplotlib Figure (end the notebook line with ``;`` to show it once)
+and draws into ``ax`` when given one. Each has a ``*_text`` companion that gives the same numbers as
+aligned text, for screen readers, terminals and anyone who prefers to read them. Colours are the
+Okabe–Ito palette, which people with the common kinds of colour blindness can tell apart, and no
+plot relies on colour alone. LayerNorm itself comes from ``helpers.layernorm``; this module only
+draws (and, for the circle, projects points onto the plane they lie in).
+Introduced in notebook 01 (``matrix_heatmaps``); ``number_line`` comes in notebook 02, ``before_after``
+in notebook 05, ``normalised_circle`` with the geometry of the output.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from helpers.display import format_eps, format_number, format_row, format_values, pad, show_matrix, text_width
+from helpers.layernorm import DEFAULT_EPS, layer_norm, layer_norm_steps
+
+# Okabe & Ito (2008), "Color Universal Design": distinguishable with any common colour vision.
+OKABE_ITO = {
+    "orange": "#E69F00",
+    "sky blue": "#56B4E9",
+    "bluish green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "reddish purple": "#CC79A7",
+    "black": "#000000",
+}
+ROW_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000")
+ROW_MARKERS = ("o", "s", "^", "D", "v", "P", "X")
+HEATMAP_COLOURS = "PuOr_r"  # purple–orange, diverging around 0, safe for colour-blind readers
+LABEL_AT_MOST = 12  # write every value on the plot up to this many values
+
+
+def _readable(value: float, places: int = 4) -> str:
+    """A number for a label: fixed places, or 3 significant digits when fixed places would show only zeros."""
+    value = float(value)
+    if value != 0 and abs(value) < 10.0 ** (1 - places):
+        return f"{value:.2e}"
+    return format_number(value, places)
+
+
+def _figure_and_axes(ax, figsize):
+    if ax is not None:
+        return ax.figure, ax
+    import matplotlib.pyplot as plt
+
+    figure, ax = plt.subplots(figsize=figsize, layout="constrained")
+    return figure, ax
+
+
+# ---------------------------------------------------------------------------------------------
+# A row on a number line
+
+
+def number_line(record, ax=None):
+    """The row's values on a number line, with the mean and one standard deviation either side marked.
+
+    The standard deviation is the one LayerNorm divides by, √(σ² + ε). Introduced in notebook 02.
+    """
+    figure, ax = _figure_and_axes(ax, (8, 2.8))
+    values, mean, std = record.input, record.mean, record.std
+    ax.axvspan(mean - std, mean + std, color=OKABE_ITO["sky blue"], alpha=0.25, label="mean ± 1 std")
+    for edge in (mean - std, mean + std):
+        ax.axvline(edge, color=OKABE_ITO["blue"], linestyle="--", linewidth=1.2)
+    ax.axvline(mean, color=OKABE_ITO["black"], linewidth=2, label="mean μ", gid="mean")
+    ax.axhline(0, color="#999999", linewidth=0.8, zorder=0)
+    ax.plot(values, np.zeros_like(values), linestyle="none", marker="o", markersize=8,
+            color=OKABE_ITO["vermillion"], markeredgecolor="black", label="values x", gid="values")
+    if record.n <= LABEL_AT_MOST:
+        # Stagger labels of neighbouring values over three heights so close values stay readable.
+        heights = np.empty(record.n)
+        heights[np.argsort(values, kind="stable")] = 0.35 + 0.3 * (np.arange(record.n) % 3)
+        ax.vlines(values, 0.08, heights - 0.04, color="#777777", linewidth=0.8)
+        for j, (value, height) in enumerate(zip(values, heights)):
+            ax.text(value, height, f"x{j + 1} = {_readable(value, 3)}", ha="center", fontsize=9)
+    low = min(float(values.min()), mean - std)
+    high = max(float(values.max()), mean + std)
+    margin = 0.12 * (high - low) or 1.0
+    ax.set_xlim(low - margin, high + margin)
+    ax.set_ylim(-0.5, 1.35)
+    ax.set_yticks([])
+    ax.set_xlabel("value")
+    ax.set_ylabel("row x")
+    ax.set_title(f"The row on a number line: mean μ = {_readable(mean)}, "
+                 f"std √(σ² + ε) = {_readable(std)}  (eps = {format_eps(record.eps)})")
+    ax.legend(loc="lower right", fontsize=8, ncols=3, framealpha=0.9)
+    return figure
+
+
+def number_line_text(record) -> str:
+    """The numbers of :func:`number_line` as text."""
+    mean, std = record.mean, record.std
+    return "\n".join([
+        f"values x:       {format_row(record.input)}",
+        f"mean μ:         {format_number(mean)}",
+        f"std √(σ² + ε):  {format_number(std)}   (eps = {format_eps(record.eps)})",
+        f"mean ± 1 std:   {format_number(mean - std)} to {format_number(mean + std)}",
+    ])
+
+
+# ---------------------------------------------------------------------------------------------
+# Before and after, feature by feature
+
+
+def _before_and_after(data, y=None, eps: float = DEFAULT_EPS):
+    """Rows before and after as two matrices, from a record, a row or a matrix (``y`` defaults to LayerNorm)."""
+    if hasattr(data, "output") and hasattr(data, "input"):  # a LayerNormSteps record
+        return data.input[np.newaxis, :], data.output[np.newaxis, :]
+    before = np.atleast_2d(np.asarray(data, dtype=np.float64))
+    after = layer_norm(before, eps=eps) if y is None else np.atleast_2d(np.asarray(y, dtype=np.float64))
+    if before.ndim != 2 or after.shape != before.shape:
+        raise ValueError(f"before and after need the same shape (rows × features); got {before.shape} and {after.shape}.")
+    return before, after
+
+
+def _draw_before_after(ax, before, after, title: str) -> None:
+    n = before.size
+    features = np.arange(1, n + 1)
+    ax.axhline(0, color="black", linewidth=0.8)
+    if n <= 24:
+        width = 0.38
+        bars_before = ax.bar(features - width / 2, before, width, color=OKABE_ITO["blue"], label="before: x", gid="before")
+        bars_after = ax.bar(features + width / 2, after, width, color=OKABE_ITO["orange"], hatch="//",
+                            edgecolor="black", linewidth=0.6, label="after: y = LayerNorm(x)", gid="after")
+        if n <= LABEL_AT_MOST:
+            for bars, values in ((bars_before, before), (bars_after, after)):
+                ax.bar_label(bars, labels=[format_number(v, 3) for v in values], padding=2, fontsize=8)
+        ax.set_xticks(features, [f"f{j}" for j in features])
+    else:
+        ax.plot(features, before, linestyle="none", marker="o", markersize=3, color=OKABE_ITO["blue"],
+                label="before: x", gid="before")
+        ax.plot(features, after, linestyle="none", marker="^", markersize=3, color=OKABE_ITO["orange"],
+                label="after: y = LayerNorm(x)", gid="after")
+    ax.set_xlabel("feature")
+    ax.set_ylabel("value")
+    ax.set_title(title)
+
+
+def _spread(values) -> tuple[str, str]:
+    """Mean and standard deviation (divide by n, no eps) of ``values``, formatted, via helpers.layernorm."""
+    steps = layer_norm_steps(values, eps=1.0)  # only its mean and variance are read; eps changes neither
+    return format_number(steps.mean), format_number(math.sqrt(steps.variance))
+
+
+def before_after(data, y=None, ax=None, eps: float = DEFAULT_EPS):
+    """Each feature's value before LayerNorm (x) and after (y), side by side.
+
+    ``data`` is a record from ``layer_norm_steps`` (one row), a row, or a matrix (one panel per row);
+    ``y`` is the output to show, by default ``layer_norm(data, eps=eps)``. Titles give each row's mean
+    and standard deviation before → after. Introduced in notebook 05.
+    """
+    if y is not None and hasattr(y, "get_figure"):  # before_after(record, ax) called positionally
+        y, ax = None, y
+    before, after = _before_and_after(data, y, eps)
+    rows = before.shape[0]
+    if rows > 1 and ax is not None:
+        raise ValueError(f"One axes shows one row; this has {rows} rows. Leave ax out to get one panel per row.")
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        columns = min(rows, 3)
+        figure, axes = plt.subplots(-(-rows // columns), columns, figsize=(8 if rows == 1 else 4.2 * columns,
+                                    3.6 * -(-rows // columns)), layout="constrained", squeeze=False, sharey=True)
+        for extra in axes.flat[rows:]:
+            extra.set_visible(False)
+    else:
+        figure, axes = ax.figure, np.array([[ax]])
+    top = max(float(np.max(np.abs(before))), float(np.max(np.abs(after))), 1e-12)
+    for i, panel in zip(range(rows), axes.flat):
+        (mean_before, std_before), (mean_after, std_after) = _spread(before[i]), _spread(after[i])
+        spread = f"mean {mean_before} → {mean_after}, std {std_before} → {std_after}"
+        _draw_before_after(panel, before[i], after[i], spread if rows == 1 else f"row {i + 1}\n{spread}")
+        if rows > 1:
+            panel.title.set_fontsize(10)
+        panel.set_ylim(-1.3 * top, 1.3 * top)
+    axes.flat[0].legend(loc="upper right", fontsize=8)
+    if rows > 1 or ax is None:
+        figure.suptitle("Before and after LayerNorm, feature by feature")
+    return figure
+
+
+def before_after_text(data, y=None, eps: float = DEFAULT_EPS) -> str:
+    """The numbers of :func:`before_after` as text: one line per feature, one block per row."""
+    before, after = _before_and_after(data, y, eps)
+    n = before.shape[1]
+    features = [f"f{j + 1}" for j in range(n)] if n <= 10 else ["f1", "f2", "f3", "…", f"f{n - 2}", f"f{n - 1}", f"f{n}"]
+    blocks = []
+    for i in range(before.shape[0]):
+        rows = [("feature", "before x", "after y")]
+        rows += list(zip(features, format_values(before[i]), format_values(after[i])))
+        widths = [max(text_width(row[k]) for row in rows) for k in range(3)]
+        heading = [] if before.shape[0] == 1 else [f"row {i + 1}"]
+        blocks.append("\n".join(heading + [f"{pad(a, widths[0])}  {b.rjust(widths[1])}  {c.rjust(widths[2])}"
+                                            for a, b, c in rows]))
+    return "\n\n".join(blocks)
+
+
+# ---------------------------------------------------------------------------------------------
+# The matrix in and out
+
+
+def matrix_heatmaps(x, y=None, titles=("input X", "LayerNorm(X)"), eps: float = DEFAULT_EPS):
+    """The matrix before and after LayerNorm as two heatmaps, every cell labelled with its value.
+
+    ``y`` defaults to ``layer_norm(x, eps=eps)``; pass another table (such as the lesson's published
+    output) to compare it. Rows are tokens, columns features. Introduced in notebook 01.
+    """
+    import matplotlib.pyplot as plt
+
+    x = np.atleast_2d(np.asarray(x, dtype=np.float64))
+    y = layer_norm(x, eps=eps) if y is None else np.atleast_2d(np.asarray(y, dtype=np.float64))
+    rows, columns = x.shape
+    width = min(14.0, 2.5 + 2 * 0.9 * columns)
+    figure, axes = plt.subplots(1, 2, figsize=(width, 1.2 + 0.55 * rows), layout="constrained")
+    for ax, values, title in zip(axes, (x, y), titles):
+        limit = float(np.max(np.abs(values))) or 1.0
+        image = ax.imshow(values, cmap=HEATMAP_COLOURS, vmin=-limit, vmax=limit, aspect="auto")
+        figure.colorbar(image, ax=ax, shrink=0.9, label="value")
+        if values.size <= 12 * 12:
+            for (i, j), value in np.ndenumerate(values):
+                dark = abs(value) > 0.6 * limit
+                ax.text(j, i, format_number(value, 3), ha="center", va="center", fontsize=9,
+                        color="white" if dark else "black")
+        ax.set_xticks(range(values.shape[1]), [f"f{j + 1}" for j in range(values.shape[1])])
+        ax.set_yticks(range(values.shape[0]), [f"row {i + 1}" for i in range(values.shape[0])])
+        ax.set_xlabel("feature")
+        ax.set_ylabel("row (token)")
+        ax.set_title(title)
+    return figure
+
+
+def matrix_heatmaps_text(x, y=None, titles=("input X", "LayerNorm(X)"), eps: float = DEFAULT_EPS) -> str:
+    """The numbers of :func:`matrix_heatmaps` as two aligned tables side by side."""
+    x = np.atleast_2d(np.asarray(x, dtype=np.float64))
+    y = layer_norm(x, eps=eps) if y is None else np.atleast_2d(np.asarray(y, dtype=np.float64))
+    left = str(show_matrix(x, title=titles[0])).splitlines()
+    right = str(show_matrix(y, title=titles[1])).splitlines()
+    width = max(text_width(line) for line in left) + 4
+    return "\n".join((pad(a, width) + b).rstrip() for a, b in zip(left, right))
+
+
+# ---------------------------------------------------------------------------------------------
+# The geometric picture for 3 features
+
+_PLANE_U = np.array([1.0, -1.0, 0.0]) / math.sqrt(2)
+_PLANE_V = np.array([1.0, 1.0, -2.0]) / math.sqrt(6)
+
+
+def plane_coordinates(points) -> np.ndarray:
+    """Coordinates (u, v) of 3-feature points in the plane x + y + z = 0, with the orthonormal directions
+    u = (1, −1, 0)/√2 and v = (1, 1, −2)/√6. Lengths and angles within the plane are kept."""
+    points = np.atleast_2d(np.asarray(points, dtype=np.float64))
+    return np.stack([points @ _PLANE_U, points @ _PLANE_V], axis=-1)
+
+
+def normalised_circle(matrix, eps: float = DEFAULT_EPS, ax=None):
+    """Every normalised row of a 3-feature matrix, seen face-on in the plane x + y + z = 0.
+
+    LayerNorm (γ = 1, β = 0) makes each row sum to 0, so it lies in that plane, and makes its squares
+    sum to 3·σ²/(σ² + ε), so it lies at distance √(3·σ²/(σ² + ε)) ≈ √3 from the origin: on a circle.
+    The grey lines are the three feature axes seen in the plane. For the notebook on the output's geometry.
+    """
+    matrix = _three_features(matrix)
+    normalised = layer_norm(matrix, eps=eps)
+    points = plane_coordinates(normalised)
+    figure, ax = _figure_and_axes(ax, (6.4, 6.4))
+    radius = math.sqrt(3)
+    from matplotlib.patches import Circle
+
+    ax.add_patch(Circle((0, 0), radius, fill=False, color="black", linestyle="--", linewidth=1.2,
+                        label=f"circle of radius √3 ≈ {format_number(radius, 3)}", gid="circle"))
+    for k in range(3):
+        direction = plane_coordinates(np.eye(3)[k])[0]
+        direction /= np.linalg.norm(direction)
+        ax.plot(*np.stack([-2.2 * direction, 2.2 * direction]).T, color="#bbbbbb", linewidth=0.8, zorder=0)
+        ax.annotate(f"f{k + 1} +", 2.3 * direction, ha="center", va="center", fontsize=9, color="#666666")
+    for i, (u, v) in enumerate(points):
+        colour, marker = ROW_COLOURS[i % len(ROW_COLOURS)], ROW_MARKERS[i % len(ROW_MARKERS)]
+        ax.plot([u], [v], linestyle="none", marker=marker, markersize=9, color=colour, markeredgecolor="black",
+                label=f"row {i + 1}", gid=f"row {i + 1}")
+        # the label sits just outside the circle, along the point's own direction
+        angle = math.atan2(v, u)
+        ax.annotate(f"row {i + 1}", (u, v), xytext=(1.22 * radius * math.cos(angle), 1.22 * radius * math.sin(angle)),
+                    ha="center", va="center", fontsize=9, arrowprops={"arrowstyle": "-", "color": "#777777", "lw": 0.6})
+    ax.plot([0], [0], marker="+", color="black", markersize=10, linestyle="none")
+    ax.set_xlim(-2.6, 2.6)
+    ax.set_ylim(-2.6, 2.6)
+    ax.set_aspect("equal")
+    ax.set_xlabel("u = (x̂₁ − x̂₂) / √2")
+    ax.set_ylabel("v = (x̂₁ + x̂₂ − 2·x̂₃) / √6")
+    ax.set_title(f"Normalised rows lie on a circle of radius √3 ≈ {format_number(radius, 3)}\n"
+                 f"in the plane x̂₁ + x̂₂ + x̂₃ = 0 (eps = {format_eps(eps)})")
+    ax.legend(loc="upper left", fontsize=8, framealpha=0.9)
+    return figure
+
+
+def normalised_circle_text(matrix, eps: float = DEFAULT_EPS) -> str:
+    """The numbers of :func:`normalised_circle`: each normalised row, its sum and its distance from 0."""
+    matrix = _three_features(matrix)
+    normalised = layer_norm(matrix, eps=eps)
+    rows = [("row", "normalised x̂", "sum", "distance from 0")]
+    for i, row in enumerate(normalised):
+        rows.append((f"row {i + 1}", format_row(row, width=7), format_number(float(np.sum(row))),
+                     format_number(float(np.linalg.norm(row)))))
+    widths = [max(text_width(row[k]) for row in rows) for k in range(4)]
+    lines = [f"Normalised rows (eps = {format_eps(eps)}) all sum to 0 and lie at distance about "
+             f"√3 ≈ {format_number(math.sqrt(3))} from 0:"]
+    lines += ["  " + "  ".join(pad(cell, width) if k < 2 else cell.rjust(width)
+                               for k, (cell, width) in enumerate(zip(row, widths))).rstrip() for row in rows]
+    return "\n".join(lines)
+
+
+def _three_features(matrix) -> np.ndarray:
+    matrix = np.atleast_2d(np.asarray(matrix, dtype=np.float64))
+    if matrix.ndim != 2 or matrix.shape[1] != 3:
+        raise ValueError(f"The circle picture needs exactly 3 features per row; got shape {matrix.shape}.")
+    return matrix

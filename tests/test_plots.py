@@ -1,0 +1,203 @@
+"""helpers.plots: each picture has the expected artists at the expected places, and its numbers as text.
+
+Expected positions are computed here with plain numpy. Uses matplotlib's Agg backend (no display).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+import pytest
+
+os.environ.setdefault("MPLBACKEND", "Agg")  # headless; set before pyplot is first imported
+matplotlib = pytest.importorskip("matplotlib")
+
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.colors import to_hex  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.patches import Circle, Rectangle  # noqa: E402
+
+import helpers  # noqa: E402
+from helpers import plots  # noqa: E402
+
+X = np.array([
+    [1.133, -0.299, 0.503],
+    [-0.176, 0.911, 0.143],
+    [0.766, 0.781, -0.518],
+    [1.601, -0.669, 0.368],
+    [0.663, 0.779, 0.648],
+])
+EPS = 1e-5
+OKABE_ITO = {"#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#000000"}
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+def normalise(matrix, eps=EPS):
+    matrix = np.asarray(matrix, dtype=np.float64)
+    mean = matrix.mean(axis=-1, keepdims=True)
+    variance = ((matrix - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (matrix - mean) / np.sqrt(variance + eps)
+
+
+def bars_by_gid(ax, gid):
+    return [a for a in ax.get_children() if isinstance(a, Rectangle) and a.get_gid() == gid]
+
+
+def artist_by_gid(ax, gid):
+    found = [a for a in ax.get_children() if a.get_gid() == gid]
+    assert found, f"no artist with gid {gid!r}"
+    return found[0]
+
+
+def assert_labelled(ax):
+    assert ax.get_title() or ax.figure.get_suptitle()
+    assert ax.get_xlabel() and ax.get_ylabel()
+
+
+@pytest.mark.parametrize("row", range(5))
+def test_number_line_marks_the_mean_and_one_std_either_side(row):
+    x = X[row]
+    record = helpers.layer_norm_steps(x)
+    figure = plots.number_line(record)
+    assert isinstance(figure, Figure)
+    ax = figure.axes[0]
+    mean, std = x.mean(), np.sqrt(x.var() + EPS)
+    mean_line = artist_by_gid(ax, "mean")
+    np.testing.assert_allclose(mean_line.get_xdata(), [mean, mean], atol=1e-12)
+    assert mean_line.get_label() == "mean μ" and f"{mean:.4f}" in ax.get_title()
+    (band,) = [p for p in ax.patches if p.get_label().startswith("mean ± 1 std")]
+    edges = [band.get_x(), band.get_x() + band.get_width()] if isinstance(band, Rectangle) else band.get_xy()[:, 0]
+    np.testing.assert_allclose([min(edges), max(edges)], [mean - std, mean + std], atol=1e-12)
+    dashed = sorted(float(line.get_xdata()[0]) for line in ax.lines if line.get_linestyle() == "--")
+    np.testing.assert_allclose(dashed, [mean - std, mean + std], atol=1e-12)
+    values = artist_by_gid(ax, "values")
+    np.testing.assert_allclose(values.get_xdata(), x)
+    annotations = sorted(t.get_text() for t in ax.texts)
+    assert annotations == sorted(f"x{j + 1} = {x[j]:.3f}" for j in range(3))
+    assert f"{std:.4f}" in ax.get_title()
+    assert_labelled(ax)
+    text = plots.number_line_text(record)
+    assert f"{mean:.4f}" in text and f"{std:.4f}" in text and f"{mean + std:.4f}" in text
+
+
+def test_number_line_draws_into_a_given_axes():
+    figure, ax = plt.subplots()
+    returned = plots.number_line(helpers.layer_norm_steps(X[0]), ax=ax)
+    assert returned is figure and ax.get_title()
+
+
+def test_number_line_of_a_long_row_has_no_value_labels():
+    row = np.random.default_rng(1).normal(size=768)
+    figure = plots.number_line(helpers.layer_norm_steps(row))
+    ax = figure.axes[0]
+    assert not ax.texts
+    np.testing.assert_allclose(artist_by_gid(ax, "mean").get_xdata()[0], row.mean())
+
+
+def test_before_after_bars_are_the_input_and_the_output():
+    record = helpers.layer_norm_steps(X[0])
+    figure = plots.before_after(record)
+    ax = figure.axes[0]
+    before = [bar.get_height() for bar in bars_by_gid(ax, "before")]
+    after = [bar.get_height() for bar in bars_by_gid(ax, "after")]
+    np.testing.assert_allclose(before, X[0])
+    np.testing.assert_allclose(after, normalise(X[0]), atol=1e-12)
+    labels = [t.get_text() for t in ax.texts]
+    assert "1.133" in labels and f"{normalise(X[0])[1]:.3f}" in labels
+    assert f"{X[0].mean():.4f}" in ax.get_title()
+    assert_labelled(ax)
+    text = plots.before_after_text(record)
+    assert all(f"{v:.4f}" in text for v in normalise(X[0]))
+
+
+def test_before_after_of_the_matrix_has_one_panel_per_row():
+    figure = plots.before_after(X, normalise(X))
+    panels = [ax for ax in figure.axes if ax.get_visible()]
+    assert len(panels) == 5
+    for i, ax in enumerate(panels):
+        np.testing.assert_allclose([b.get_height() for b in bars_by_gid(ax, "after")], normalise(X[i]), atol=1e-12)
+        assert ax.get_title().startswith(f"row {i + 1}")
+    assert "row 5" in plots.before_after_text(X)
+    # the second argument may still be an axes, as in before_after(record, ax)
+    _, ax = plt.subplots()
+    assert plots.before_after(helpers.layer_norm_steps(X[1]), ax) is ax.figure
+    with pytest.raises(ValueError, match="One axes shows one row"):
+        plots.before_after(X, ax=ax)
+
+
+def test_matrix_heatmaps_show_the_matrix_in_and_out_with_every_value_written():
+    figure = plots.matrix_heatmaps(X)
+    images = [ax for ax in figure.axes if ax.images]
+    assert len(images) == 2
+    np.testing.assert_allclose(images[0].images[0].get_array(), X)
+    np.testing.assert_allclose(images[1].images[0].get_array(), normalise(X), atol=1e-12)
+    for ax, values in zip(images, (X, normalise(X))):
+        assert sorted(t.get_text() for t in ax.texts) == sorted(f"{v:.3f}" for v in values.ravel())
+        assert_labelled(ax)
+        assert ax.images[0].get_cmap().name == plots.HEATMAP_COLOURS
+    text = plots.matrix_heatmaps_text(X)
+    assert all(f"{v:.4f}" in text for v in normalise(X).ravel())
+
+
+def test_matrix_heatmaps_compare_another_table():
+    published = helpers.load_published_output()
+    figure = plots.matrix_heatmaps(X, published, titles=("X", "published"))
+    assert figure.axes[1].get_title() == "published" or any(ax.get_title() == "published" for ax in figure.axes)
+    np.testing.assert_allclose([ax for ax in figure.axes if ax.images][1].images[0].get_array(), published)
+
+
+def test_normalised_circle_for_three_features():
+    figure = plots.normalised_circle(X)
+    ax = figure.axes[0]
+    circles = [p for p in ax.patches if isinstance(p, Circle)]
+    assert len(circles) == 1
+    assert circles[0].get_radius() == pytest.approx(math.sqrt(3)) and circles[0].center == (0, 0)
+    y = normalise(X)
+    u = np.array([1, -1, 0]) / math.sqrt(2)
+    v = np.array([1, 1, -2]) / math.sqrt(6)
+    for i in range(5):
+        point = artist_by_gid(ax, f"row {i + 1}")
+        np.testing.assert_allclose([point.get_xdata()[0], point.get_ydata()[0]], [y[i] @ u, y[i] @ v], atol=1e-12)
+        # on the circle of radius √(3·var/(var+eps)): slightly inside √3, most visibly for row 5
+        variance = X[i].var()
+        assert math.hypot(point.get_xdata()[0], point.get_ydata()[0]) == pytest.approx(
+            math.sqrt(3 * variance / (variance + EPS)), abs=1e-12)
+    assert sorted(t.get_text() for t in ax.texts if t.get_text().startswith("row")) == [f"row {i}" for i in range(1, 6)]
+    assert ax.get_aspect() == 1.0
+    assert "√3" in ax.get_title()
+    assert_labelled(ax)
+    text = plots.normalised_circle_text(X)
+    assert f"{math.sqrt(3 * X[4].var() / (X[4].var() + EPS)):.4f}" in text  # row 5: 1.7295
+    with pytest.raises(ValueError, match="exactly 3 features"):
+        plots.normalised_circle(np.ones((2, 4)))
+
+
+def test_plane_coordinates_keep_lengths_of_points_in_the_plane():
+    y = normalise(X)
+    np.testing.assert_allclose(np.linalg.norm(plots.plane_coordinates(y), axis=1), np.linalg.norm(y, axis=1))
+
+
+def test_colours_are_okabe_ito():
+    greys = {"#999999", "#bbbbbb", "#777777"}  # axis guides, not data
+    figures = [plots.number_line(helpers.layer_norm_steps(X[0])), plots.before_after(helpers.layer_norm_steps(X[0])),
+               plots.normalised_circle(X)]
+    for figure in figures:
+        ax = figure.axes[0]
+        colours = {to_hex(line.get_color()) for line in ax.lines}
+        colours |= {to_hex(patch.get_facecolor()) for patch in ax.patches if patch.get_fill()}
+        colours |= {to_hex(patch.get_edgecolor()) for patch in ax.patches if isinstance(patch, Circle)}
+        assert colours - greys <= OKABE_ITO, colours - greys - OKABE_ITO
+        assert len(colours - greys) >= 2
+
+
+def test_plot_functions_never_call_matplotlib_use():
+    import inspect
+
+    assert "matplotlib.use" not in inspect.getsource(plots)

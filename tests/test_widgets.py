@@ -1,0 +1,565 @@
+"""helpers.widgets, headless: build each widget, edit it as a person would, read what it shows.
+
+Runs with ipywidgets 8 (the project's environment) and 7.7.1 (Colab's). Expected numbers are
+computed here with plain numpy, not through helpers. Every bad input must show a message and leave
+the last good numbers on screen; no callback may raise.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+ipywidgets = pytest.importorskip("ipywidgets")
+
+from helpers import widgets  # noqa: E402
+from helpers.layernorm import STAGES  # noqa: E402
+
+X = np.array([
+    [1.133, -0.299, 0.503],
+    [-0.176, 0.911, 0.143],
+    [0.766, 0.781, -0.518],
+    [1.601, -0.669, 0.368],
+    [0.663, 0.779, 0.648],
+])
+EPS = 1e-5
+
+
+def reference(row, eps=EPS, gamma=1.0, beta=0.0):
+    """Every stage of LayerNorm on one row, in plain numpy."""
+    row = np.asarray(row, dtype=np.float64)
+    mean = row.mean()
+    variance = ((row - mean) ** 2).mean()
+    std = np.sqrt(variance + eps)
+    normalised = (row - mean) / std
+    return {"mean": mean, "differences": row - mean, "squares": (row - mean) ** 2, "variance": variance,
+            "std": std, "normalised": normalised, "output": np.asarray(gamma) * normalised + np.asarray(beta)}
+
+
+def four(value) -> str:
+    text = f"{value:.4f}"
+    return "0.0000" if float(text) == 0 else text
+
+
+def assert_shows(shown: str, values) -> None:
+    for value in np.ravel(values):
+        assert four(value) in shown, f"{four(value)} not in:\n{shown}"
+
+
+def text_plain_as_displayed(widget) -> str:
+    """What Jupyter stores as text/plain when the widget is displayed (both ipywidgets 7 and 8)."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.utils.capture import capture_output
+
+    InteractiveShell.instance()
+    from IPython.display import display
+
+    with capture_output() as captured:
+        display(widget)
+    (output,) = captured.outputs
+    return output.data["text/plain"]
+
+
+# --- row editor
+
+
+@pytest.mark.parametrize("row", range(5))
+def test_row_editor_shows_every_stage_of_each_lesson_row(row):
+    editor = widgets.row_editor(X[row])
+    expected = reference(X[row])
+    for shown in (editor.table.value, repr(editor)):
+        for name in ("mean", "differences", "squares", "variance", "std", "normalised", "output"):
+            assert_shows(shown, expected[name])
+    assert editor.message == ""
+    np.testing.assert_allclose(editor.record.output, expected["output"], rtol=0, atol=1e-12)
+
+
+def test_every_stage_is_shown_beside_its_formula():
+    text = repr(widgets.row_editor(X[0]))
+    for formula in ("μ = (x₁ + … + xₙ) / n", "x − μ", "(x − μ)²", "σ² = Σ(x − μ)² / n", "√(σ² + ε)",
+                    "x̂ = (x − μ) / √(σ² + ε)", "y = γ · x̂ + β"):
+        assert formula in text
+    mean_line = next(line for line in text.splitlines() if "μ = (x₁" in line)
+    assert mean_line.rstrip().endswith("0.4457")
+
+
+def test_text_form_is_the_numbers_in_full_not_vbox():
+    editor = widgets.row_editor(X[0])
+    text = repr(editor)
+    assert not text.startswith(("VBox", "RowEditor")) and "children" not in text
+    assert len(text) > 110  # ipywidgets would cut its own text form at 110 characters
+    assert text_plain_as_displayed(editor) == text
+    assert str(editor) == text
+
+
+@pytest.mark.parametrize("pasted", [
+    "1.133, -0.299, 0.503", "[1.133 -0.299 0.503]", "  1.133,-0.299 ,  0.503  ", "(1.133; −0.299; 0.503)",
+    "1.133\t-0.299\t0.503", "[1.133, -0.299, 0.503,]",
+])
+def test_the_paste_field_accepts_what_people_paste(pasted):
+    editor = widgets.row_editor([1, 2, 3])
+    editor.row_text.value = pasted  # exactly what typing into the box does
+    assert editor.message == ""
+    np.testing.assert_array_equal(editor.record.input, X[0])
+    assert [box.value for box in editor.value_boxes] == ["1.133", "-0.299", "0.503"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(row=st.lists(st.floats(-1e6, 1e6, allow_nan=False).map(lambda v: round(v, 4)), min_size=1, max_size=20),
+       separator=st.sampled_from([", ", ",", " ", "  ", "\t", "; ", " , "]),
+       brackets=st.sampled_from(["{}", "[{}]", "({})", " [ {} ] ", "{},"]))
+def test_any_pasted_row_gives_the_numpy_result(row, separator, brackets):
+    editor = widgets.row_editor([1, 2, 3])
+    editor.set_row(brackets.format(separator.join(str(v) for v in row)))
+    assert editor.message == ""
+    np.testing.assert_array_equal(editor.record.input, row)
+    expected = reference(row)["normalised"]
+    np.testing.assert_allclose(editor.record.normalised, expected, rtol=1e-9, atol=1e-9)
+    assert len(editor.value_boxes) == (len(row) if len(row) <= widgets.MAX_VALUE_BOXES else 0)
+
+
+def test_set_row_takes_a_list_and_goes_through_the_same_handler():
+    editor = widgets.row_editor(X[0])
+    editor.set_row(X[3])
+    assert editor.row_text.value == "1.601, -0.669, 0.368"
+    assert_shows(editor.table.value, reference(X[3])["normalised"])
+
+
+def test_editing_one_value_box_recomputes_everything():
+    editor = widgets.row_editor(X[0])
+    editor.value_boxes[1].value = "0.779"
+    row = [1.133, 0.779, 0.503]
+    assert editor.row_text.value == "1.133, 0.779, 0.503"
+    np.testing.assert_allclose(editor.record.normalised, reference(row)["normalised"], atol=1e-12)
+    assert_shows(repr(editor), reference(row)["normalised"])
+
+
+@pytest.mark.parametrize("text, words", [("", "Value 2 is empty"), ("abc", "Value 2 'abc' is not a number"),
+                                         ("1 2", "Value 2 '1 2' is not a number"), ("nan", "NaN")])
+def test_a_bad_value_box_shows_a_message_and_keeps_the_row(text, words):
+    editor = widgets.row_editor(X[0])
+    good = editor.record
+    editor.value_boxes[1].value = text
+    assert words in editor.messages["row"].value and len(editor.value_boxes) == 3
+    assert editor.record is good and editor.row_text.value == "1.133, -0.299, 0.503"
+    editor.value_boxes[1].value = "-0.3"
+    assert editor.message == "" and editor.record.input[1] == -0.3
+
+
+def test_changing_the_number_of_values_rebuilds_the_boxes():
+    editor = widgets.row_editor(X[0])
+    editor.set_row("1 2 3 4 5")
+    assert len(editor.value_boxes) == 5 and editor.value_boxes_row.children == tuple(editor.value_boxes)
+    assert_shows(repr(editor), reference([1, 2, 3, 4, 5])["normalised"])
+
+
+def test_eps_exact_entry_and_log_slider():
+    editor = widgets.row_editor(X[4])
+    editor.set_eps("1e-3")  # Keras' default visibly changes row 5
+    assert editor.record.eps == 1e-3 and editor.eps_slider.value == pytest.approx(1e-3)
+    assert_shows(repr(editor), reference(X[4], eps=1e-3)["normalised"])
+    editor.eps_slider.value = 1e-8
+    assert editor.eps_text.value == "1e-08" and editor.record.eps == 1e-8
+    assert_shows(editor.table.value, reference(X[4], eps=1e-8)["normalised"])
+    editor.set_eps(0.5)  # outside the slider: the exact entry still rules, the slider sits at its end
+    assert editor.record.eps == 0.5 and editor.eps_slider.value == pytest.approx(0.1)
+    assert editor.eps_slider.min == -12 and editor.eps_slider.max == -1
+
+
+def test_gamma_and_beta_per_feature():
+    editor = widgets.row_editor(X[0])
+    editor.set_gamma("2, 1, 0.5")
+    editor.set_beta([0, 1, 0])
+    expected = reference(X[0], gamma=[2, 1, 0.5], beta=[0, 1, 0])["output"]
+    np.testing.assert_allclose(editor.record.output, expected, atol=1e-12)
+    assert_shows(repr(editor), expected)
+    editor.set_gamma(None)
+    editor.set_beta("")
+    np.testing.assert_allclose(editor.record.output, reference(X[0])["output"], atol=1e-12)
+
+
+def test_by_hand_shows_the_lessons_digits_beside_the_exact_ones():
+    editor = widgets.row_editor(X[0])
+    editor.set_decimals(3)
+    assert editor.by_hand.value and editor.places.value == 3 and editor.record.decimals == 3
+    text = repr(editor)
+    for line_start, digits in (("mean", "0.446"), ("differences", "0.687  -0.745   0.057"),
+                               ("squares", "0.472   0.555   0.003"), ("variance", "0.343"), ("std", "0.586"),
+                               ("normalised", "1.172  -1.271   0.097")):
+        line = next(line for line in text.splitlines() if line.strip(" ▶").startswith(line_start))
+        assert digits in line, line
+    assert "exact" in text and "0.44567" in text  # exact values to 5 places beside the hand ones
+    editor.set_decimals(None)
+    assert editor.record.decimals is None and "exact, shown to 4 places" in repr(editor)
+
+
+def test_by_hand_marks_where_rounding_changed_the_answer_on_row_5():
+    editor = widgets.row_editor(X[4], decimals=3)
+    text = repr(editor)
+    std_line = next(line for line in text.splitlines() if line.strip().startswith("std"))
+    assert "0.055" in std_line and "0.05862" in std_line and "≠ exact" in std_line
+    mean_line = next(line for line in text.splitlines() if line.strip().startswith("mean"))
+    assert "≠ exact" not in mean_line
+    assert "≠ exact" in editor.table.value
+
+
+def test_focus_marks_the_named_stages_and_still_shows_all():
+    editor = widgets.row_editor(X[0], focus=("mean",))
+    lines = repr(editor).splitlines()
+    assert [line.split()[1] for line in lines if line.startswith("  ▶")] == ["mean"]
+    assert all(widgets.STAGE_LABELS[stage][0] in repr(editor) for stage in STAGES)
+    assert "font-weight:700" in editor.table.value
+    with pytest.raises(ValueError, match="do not exist"):
+        widgets.row_editor(X[0], focus=("median",))
+
+
+def test_a_768_value_row_uses_the_paste_field_and_elides_the_middle():
+    rng = np.random.default_rng(7)
+    row = rng.normal(size=768)
+    editor = widgets.row_editor(X[0])
+    editor.set_row(row)
+    assert editor.value_boxes == [] and editor.message == ""
+    expected = reference(row)
+    np.testing.assert_allclose(editor.record.normalised, expected["normalised"], atol=1e-12)
+    text = repr(editor)
+    assert "768 features" in text and "…" in text
+    assert_shows(text, [expected["mean"], expected["std"], *expected["normalised"][:3], *expected["normalised"][-3:]])
+
+
+BAD_INPUTS = [
+    ("set_row", "1.133, abc, 0.503", "row", "Value 2 'abc' is not a number"),
+    ("set_row", "", "row", "empty"),
+    ("set_row", "   [ ]  ", "row", "empty"),
+    ("set_row", "1, nan, 2", "row", "NaN"),
+    ("set_row", "1, inf, 2", "row", "infinity"),
+    ("set_row", "1e400, 1, 2", "row", "too large"),
+    ("set_row", "1e200, 1, 2", "row", "too large"),
+    ("set_row", [1.0, float("nan"), 2.0], "row", "NaN"),
+    ("set_eps", "0", "eps", "greater than 0"),
+    ("set_eps", "-1e-5", "eps", "greater than 0"),
+    ("set_eps", "abc", "eps", "not a number"),
+    ("set_eps", "", "eps", "empty"),
+    ("set_eps", "1e400", "eps", "too large"),
+    ("set_eps", float("inf"), "eps", "infinity"),
+    ("set_gamma", "1, 2", "gamma", "one value per feature: 3 values; got 2"),
+    ("set_gamma", "1, two, 3", "gamma", "not a number"),
+    ("set_beta", [0, 0, 0, 0], "beta", "one value per feature: 3 values; got 4"),
+    ("set_decimals", 20, "decimals", "whole number from 0 to 12"),
+    ("set_decimals", "three", "decimals", "whole number from 0 to 12"),
+]
+
+
+@pytest.mark.parametrize("method, value, field, words", BAD_INPUTS)
+def test_bad_input_shows_a_message_next_to_its_field_and_keeps_the_last_good_numbers(method, value, field, words):
+    editor = widgets.row_editor(X[0])
+    good_record, good_table = editor.record, editor.table.value
+    getattr(editor, method)(value)  # must not raise
+    assert words in editor.message
+    assert words in editor.messages[field].value and "⚠" in editor.messages[field].value
+    assert all(not widget.value for name, widget in editor.messages.items() if name != field)
+    assert editor.record is good_record and editor.table.value == good_table
+    text = repr(editor)
+    assert words in text and "last good" in text
+    assert_shows(text, reference(X[0])["normalised"])
+
+
+def test_fixing_the_bad_field_clears_the_message():
+    editor = widgets.row_editor(X[0])
+    editor.set_eps("abc")
+    editor.set_row("1, x")
+    assert "ε" in editor.message and "Value 2" in editor.message  # both problems, each by its field
+    editor.set_eps("1e-5")
+    assert "ε" not in editor.message and "Value 2" in editor.message
+    editor.set_row(X[1])
+    assert editor.message == "" and all(not w.value for w in editor.messages.values())
+    assert_shows(editor.table.value, reference(X[1])["normalised"])
+
+
+def test_a_new_row_length_with_an_old_gamma_waits_for_gamma():
+    editor = widgets.row_editor(X[0], gamma=[1, 2, 3])
+    editor.set_row("1 2 3 4")
+    assert "γ needs one value per feature: 4 values; got 3" in editor.messages["gamma"].value
+    assert editor.record.n == 3
+    editor.set_gamma("1 1 2 2")
+    assert editor.message == "" and editor.record.n == 4
+    np.testing.assert_allclose(editor.record.output, reference([1, 2, 3, 4], gamma=[1, 1, 2, 2])["output"], atol=1e-12)
+
+
+def test_hand_rounding_that_divides_by_zero_is_a_message():
+    editor = widgets.row_editor(X[4])
+    editor.set_decimals(1)  # row 5's std rounds to 0.0 at one place
+    assert "rounds to 0" in editor.messages["decimals"].value
+    assert editor.record.decimals is None
+
+
+def test_an_unexpected_error_in_a_callback_is_shown_not_raised(monkeypatch):
+    editor = widgets.row_editor(X[0])
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the maths broke")
+
+    monkeypatch.setattr(widgets, "layer_norm_steps", broken)
+    editor.set_row(X[1])  # must not raise
+    assert "Something went wrong: the maths broke" in editor.message
+    assert "Something went wrong" in editor.messages["general"].value
+    assert_shows(editor.table.value, reference(X[0])["normalised"])
+
+
+def test_constructor_rejects_bad_arguments_in_plain_words():
+    with pytest.raises(ValueError, match="not a number"):
+        widgets.row_editor("1, abc")
+    with pytest.raises(ValueError, match="greater than 0"):
+        widgets.row_editor(X[0], eps=0)
+
+
+def test_row_editor_with_the_number_line():
+    pytest.importorskip("matplotlib")
+    editor = widgets.row_editor(X[0], plot=True)
+    first = editor.plot_image.value
+    assert first[:8] == b"\x89PNG\r\n\x1a\n" and editor.plot_image in editor.children
+    editor.set_row(X[4])
+    assert editor.plot_image.value != first
+    editor.set_row("oops")
+    assert editor.plot_image.value != first  # the last good picture stays
+
+
+# --- step explorer
+
+
+def test_explorer_walks_every_stage_and_back():
+    explorer = widgets.step_explorer(X, row=0)
+    assert explorer.stage == "input" and explorer.previous_button.disabled
+    seen = [explorer.stage]
+    for _ in range(len(widgets.EXPLORER_STAGES) + 2):  # two presses past the end do nothing
+        explorer.next()
+        if explorer.stage != seen[-1]:
+            seen.append(explorer.stage)
+    assert tuple(seen) == widgets.EXPLORER_STAGES
+    assert explorer.next_button.disabled
+    for _ in range(len(widgets.EXPLORER_STAGES) + 2):
+        explorer.previous()
+    assert explorer.stage == "input"
+
+
+def test_explorer_reveals_one_stage_at_a_time_with_numbers_filled_in():
+    explorer = widgets.step_explorer(X, row=0)
+    expected = reference(X[0])
+    assert "μ =" not in repr(explorer)
+    explorer.next()
+    text = repr(explorer)
+    assert "μ = (x₁ + … + xₙ) / n = (1.1330 + (-0.2990) + 0.5030) / 3 = 0.4457" in text
+    assert "x − μ" not in text
+    explorer.next()
+    assert "x − μ = (1.1330 − 0.4457, -0.2990 − 0.4457, 0.5030 − 0.4457) = (0.6873, -0.7447, 0.0573)" in repr(explorer)
+    for _ in range(3):
+        explorer.next()
+    assert explorer.stage == "variance_plus_eps"
+    assert f"σ² + ε = {expected['variance']:.6f} + 1e-05 = {expected['variance'] + EPS:.6f}" in repr(explorer)
+    explorer.next()
+    explorer.next()
+    assert_shows(explorer.stages_html.value, expected["normalised"])
+    assert "step 8 of 9: normalised" in explorer.position_label.value
+
+
+def test_show_all_reveals_everything_and_can_be_switched_off():
+    explorer = widgets.step_explorer(X, row=2)
+    explorer.show_all(True)
+    text = repr(explorer)
+    for stage in widgets.EXPLORER_STAGES:
+        assert widgets.STAGE_LABELS[stage][0] in text
+    assert_shows(text, reference(X[2])["output"])
+    assert explorer.stage == "input"
+    explorer.show_all(False)
+    assert "σ²" not in repr(explorer)
+
+
+def test_explorer_row_choice_keeps_the_stage():
+    explorer = widgets.step_explorer(X)
+    for _ in range(6):
+        explorer.next()
+    explorer.select_row(4)
+    assert explorer.stage == "std" and explorer.row_picker.value == 4
+    assert_shows(repr(explorer), reference(X[4])["std"])
+    assert "row 5" in explorer.matrix_html.value or "row 5" in repr(explorer)
+    explorer.select_row(9)
+    assert "from 0 to 4" in explorer.message and "⚠" in explorer.message_html.value
+    assert explorer.row_picker.value == 4
+    np.testing.assert_allclose(explorer.record.input, X[4])
+    explorer.select_row("two")
+    assert "from 0 to 4" in explorer.message
+    explorer.select_row(0)
+    assert explorer.message == ""
+
+
+def test_explorer_row_that_cannot_be_rounded_by_hand_keeps_the_last_row():
+    explorer = widgets.step_explorer(X, row=0, decimals=2)
+    explorer.show_all(True)
+    explorer.select_row(4)  # row 5's std rounds to 0 at 2 places
+    assert "row 5" in explorer.message and "rounds to 0" in explorer.message
+    assert repr(explorer).startswith("Step through LayerNorm: row 1 of 5")
+    np.testing.assert_allclose(explorer.record.input, X[0])
+
+
+def test_explorer_text_form_when_displayed():
+    explorer = widgets.step_explorer(X)
+    explorer.show_all(True)
+    assert text_plain_as_displayed(explorer) == repr(explorer)
+
+
+def test_explorer_on_a_long_row_elides():
+    rng = np.random.default_rng(3)
+    explorer = widgets.step_explorer(rng.normal(size=(2, 768)))
+    explorer.show_all(True)
+    assert "…" in repr(explorer) and "/ 768" in repr(explorer)
+
+
+# --- matrix editor
+
+
+def test_matrix_editor_shows_all_rows_in_and_out():
+    editor = widgets.matrix_editor(X)
+    expected = np.vstack([reference(row)["output"] for row in X])
+    np.testing.assert_allclose(editor.output, expected, atol=1e-12)
+    text = repr(editor)
+    assert_shows(text, expected)
+    assert_shows(text, X)
+    assert_shows(editor.output_html.value, expected)
+    assert text_plain_as_displayed(editor) == text
+
+
+def test_editing_a_cell_recomputes_the_whole_output():
+    editor = widgets.matrix_editor(X)
+    editor.set_cell(0, 0, "2.5")
+    changed = X.copy()
+    changed[0, 0] = 2.5
+    expected = np.vstack([reference(row)["output"] for row in changed])
+    np.testing.assert_allclose(editor.output, expected, atol=1e-12)
+    assert_shows(repr(editor), expected[0])
+    editor.cells[3][2].value = "-1"  # typing into the box
+    changed[3, 2] = -1
+    np.testing.assert_allclose(editor.output[3], reference(changed[3])["output"], atol=1e-12)
+
+
+def test_matrix_editor_highlights_the_current_row():
+    editor = widgets.matrix_editor(X, row=1)
+    marked = [line for line in repr(editor).splitlines() if "◀" in line and line.startswith("row")]
+    assert len(marked) == 1 and marked[0].startswith("row 2")
+    editor.select_row(2)
+    marked = [line for line in repr(editor).splitlines() if "◀" in line and line.startswith("row")]
+    assert marked[0].startswith("row 3") and editor.row_labels[2].value == "▶ row 3"
+    assert editor.row_lines[2].layout.border and not editor.row_lines[1].layout.border
+    np.testing.assert_allclose(editor.record.input, X[2])
+    assert_shows(editor.steps_html.value, reference(X[2])["normalised"])
+
+
+@pytest.mark.parametrize("text, words", [
+    ("abc", "'abc' is not a number"), ("", "empty"), ("nan", "NaN"), ("inf", "infinity"),
+    ("1e400", "too large"), ("1e200", "too large"), ("1 2", "not a number"),
+])
+def test_a_bad_cell_is_named_and_the_last_good_output_stays(text, words):
+    editor = widgets.matrix_editor(X)
+    good = editor.output.copy()
+    editor.set_cell(1, 2, text)
+    assert words in editor.message
+    if words != "too large" or text == "1e400":
+        assert "row 2, feature 3" in editor.message
+        assert editor.cells[1][2].layout.border
+    np.testing.assert_array_equal(editor.output, good)
+    assert "last good" in repr(editor)
+    editor.set_cell(1, 2, "0.143")
+    assert editor.message == "" and not editor.cells[1][2].layout.border
+
+
+def test_matrix_editor_bad_row_cell_and_eps():
+    editor = widgets.matrix_editor(X)
+    editor.select_row(5)
+    assert "from 0 to 4" in editor.message and editor.row_picker.value == 0
+    editor.set_cell(7, 0, "1")
+    assert "no cell (7, 0)" in editor.message
+    editor.set_eps("0")
+    assert "greater than 0" in editor.message
+    editor.set_eps("1e-3")
+    assert editor.message == ""
+    np.testing.assert_allclose(editor.output[4], reference(X[4], eps=1e-3)["output"], atol=1e-12)
+    with pytest.raises(ValueError, match="at most"):
+        widgets.matrix_editor(np.zeros((30, 30)))
+
+
+# --- answer checker
+
+
+def test_answer_checker_verdicts():
+    checker = widgets.answer_checker(X[1], "mean")
+    mean = X[1].mean()
+    verdict = checker.check(f"{mean:.4f}")
+    assert verdict.kind == "right" and "✓ Right" in checker.verdict_html.value
+    verdict = checker.check(f"{X[1].sum() / 2:.4f}")
+    assert verdict.kind == "wrong" and verdict.mistake == "n-1"
+    assert "✗" in checker.verdict_html.value and "n − 1" in checker.verdict_html.value
+    text = repr(checker)
+    assert "What is the mean μ of x = (-0.176, 0.911, 0.143)?" in text and "n − 1" in text
+    assert checker.check(f"{X[1].sum() / 2:.4f}").mistake == "n-1"  # the same text again: Check pressed again
+
+
+def test_answer_checker_bad_text_keeps_the_last_verdict():
+    checker = widgets.answer_checker(X[2], "variance")
+    first = checker.check(f"{X[2].var():.4f}")
+    shown = checker.verdict_html.value
+    for bad in ("abc", "", "nan", "1e400"):
+        assert checker.check(bad) is None
+        assert checker.message.startswith(("Your answer", "'")) or checker.message
+        assert "⚠" in checker.message_html.value
+        assert checker.verdict is first and checker.verdict_html.value == shown
+    assert checker.check(f"{np.var(X[2], ddof=1):.4f}").mistake == "n-1"
+    assert checker.message == ""
+
+
+def test_answer_checker_for_normalised_and_std():
+    checker = widgets.answer_checker(X[4], "normalised", index=0)
+    assert "feature 1" in repr(checker)
+    assert checker.check("-0.62").mistake == "rounded-early"
+    checker = widgets.answer_checker(X[3], "std")
+    assert checker.check(f"{np.sqrt(X[3].var() + EPS):.3f}").kind == "right"
+    assert text_plain_as_displayed(checker) == repr(checker)
+    with pytest.raises(ValueError):
+        widgets.answer_checker(X[0], "median")
+
+
+# --- multiple choice
+
+
+def test_multiple_choice_right_wrong_and_not_an_option():
+    question = widgets.multiple_choice("Which row has the smallest spread?", ["row 1", "row 5"], "row 5",
+                                       explanation="Its three values are close.", hint="Compare the gaps.")
+    assert "(choose an answer)" in repr(question) and question.choice is None
+    question.choose("row 1")
+    assert "✗ Not row 1. Compare the gaps." in repr(question) and "(•) row 1" in repr(question)
+    question.choose("row 5")
+    assert "✓ Right: row 5. Its three values are close." in question.verdict_html.value
+    question.choose("row 9")  # must not raise
+    assert "not one of the options" in question.message and "⚠" in question.message_html.value
+    assert question.choice == "row 5" and "✓ Right" in repr(question)
+    question.buttons.value = "row 1"  # a click clears the message
+    assert question.message == "" and question.choice == "row 1"
+    assert text_plain_as_displayed(question) == repr(question)
+    with pytest.raises(ValueError, match="not one of the options"):
+        widgets.multiple_choice("?", ["a", "b"], "c")
+
+
+# --- only the API ipywidgets 7.7 and 8.1 share
+
+
+def test_only_core_widgets_shared_by_ipywidgets_7_and_8_are_used():
+    import inspect
+
+    source = inspect.getsource(widgets)
+    used = set(re.findall(r"widgets\.([A-Z]\w+)\(", source))
+    shared = {"Text", "FloatLogSlider", "BoundedIntText", "Dropdown", "ToggleButton", "Checkbox", "Button",
+              "HTML", "Label", "HBox", "VBox", "Layout", "Image", "RadioButtons"}
+    assert used <= shared, used - shared
+    for avoided in ("Stack", "TagsInput", "description_allow_html", "on_submit", "Output(", "tooltip"):
+        assert avoided not in source
