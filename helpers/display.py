@@ -195,6 +195,11 @@ class MatrixView:
     places: int = DEFAULT_PLACES
     highlight_row: int | None = None  # counted from 0
     row_label: str = "row"
+    column_labels: tuple[str, ...] = ()  # default f1, f2, …
+    row_labels: tuple[str, ...] = ()  # default "row 1", "row 2", …
+
+    def _row_name(self, i: int) -> str:
+        return self.row_labels[i] if self.row_labels else f"{self.row_label} {i + 1}"
 
     def _row_indices(self) -> list[int | None]:
         rows = self.values.shape[0]
@@ -204,7 +209,7 @@ class MatrixView:
 
     def _column_headers(self) -> list[str]:
         columns = self.values.shape[1]
-        headers = [f"f{j + 1}" for j in range(columns)]
+        headers = list(self.column_labels) or [f"f{j + 1}" for j in range(columns)]
         if columns > ELIDE_OVER:
             headers = headers[:EDGE_ITEMS] + [ELLIPSIS] + headers[-EDGE_ITEMS:]
         return headers
@@ -216,20 +221,20 @@ class MatrixView:
             if i is None:
                 body.append((ELLIPSIS, [ELLIPSIS] * len(headers)))
             else:
-                body.append((f"{self.row_label} {i + 1}", format_values(self.values[i], self.places)))
-        label_width = max(len(label) for label, _ in body)
-        width = max(len(cell) for _, cells in body for cell in cells + headers)
+                body.append((self._row_name(i), format_values(self.values[i], self.places)))
+        label_width = max(text_width(label) for label, _ in body)
+        width = max(text_width(cell) for _, cells in body for cell in cells + headers)
         lines = [self.title] if self.title else []
-        lines.append(" " * (label_width + 2) + "  ".join(h.rjust(width) for h in headers))
+        lines.append(" " * (label_width + 2) + "  ".join(_rjust(h, width) for h in headers))
         for i, (label, cells) in zip(self._row_indices(), body):
             mark = "  ◀" if i is not None and i == self.highlight_row else ""
-            lines.append(f"{label.ljust(label_width)}  " + "  ".join(c.rjust(width) for c in cells) + mark)
+            lines.append(f"{pad(label, label_width)}  " + "  ".join(_rjust(c, width) for c in cells) + mark)
         return "\n".join(line.rstrip() for line in lines)
 
     __repr__ = __str__
 
     def _repr_html_(self) -> str:
-        headers = "".join(f'<th style="{_NUMBER_CELL}">{h}</th>' for h in self._column_headers())
+        headers = "".join(f'<th style="{_NUMBER_CELL}">{html.escape(h)}</th>' for h in self._column_headers())
         rows = []
         for i in self._row_indices():
             if i is None:
@@ -238,7 +243,7 @@ class MatrixView:
                 continue
             style = f' style="{_HIGHLIGHT_STYLE}"' if i == self.highlight_row else ""
             cells = "".join(f'<td style="{_NUMBER_CELL}">{c}</td>' for c in format_values(self.values[i], self.places))
-            rows.append(f'<tr{style}><th style="{_CELL};text-align:left">{self.row_label} {i + 1}</th>{cells}</tr>')
+            rows.append(f'<tr{style}><th style="{_CELL};text-align:left">{html.escape(self._row_name(i))}</th>{cells}</tr>')
         title = f'<div style="font-weight:600;margin:4px 0">{html.escape(self.title)}</div>' if self.title else ""
         return (
             f'<div class="layernorm-matrix">{title}<table style="{_CSS}"><tr><th style="{_CELL}"></th>{headers}</tr>'
@@ -247,16 +252,35 @@ class MatrixView:
 
 
 def show_matrix(values, title: str = "", places: int = DEFAULT_PLACES, highlight_row: int | None = None,
-                row_label: str = "row") -> MatrixView:
-    """Wrap a matrix (or a single row) for display: aligned text in print, an HTML table in Jupyter."""
+                row_label: str = "row", column_labels=None, row_labels=None) -> MatrixView:
+    """Wrap a matrix (or a single row) for display: aligned text in print, an HTML table in Jupyter.
+
+    ``column_labels`` and ``row_labels`` name the columns and rows (default f1, f2, … and row 1,
+    row 2, …), e.g. ``show_matrix(table, column_labels=["mean", "variance"])``.
+    """
     array = np.asarray(values, dtype=np.float64)
     if array.ndim == 1:
         array = array[np.newaxis, :]
     if array.ndim != 2:
         raise ValueError(f"show_matrix shows a 2-D matrix; got shape {array.shape}.")
+    columns = _labels(column_labels, array.shape[1], "column_labels", "columns")
+    rows = _labels(row_labels, array.shape[0], "row_labels", "rows")
     frozen = array.copy()
     frozen.flags.writeable = False
-    return MatrixView(frozen, title, places, highlight_row, row_label)
+    return MatrixView(frozen, title, places, highlight_row, row_label, columns, rows)
+
+
+def _labels(labels, count: int, name: str, what: str) -> tuple[str, ...]:
+    if labels is None:
+        return ()
+    labels = tuple(str(label) for label in labels)
+    if len(labels) != count:
+        raise ValueError(f"{name} needs one label per {what[:-1]}: the matrix has {count} {what}, got {len(labels)} labels.")
+    return labels
+
+
+def _rjust(text: str, width: int) -> str:
+    return " " * max(0, width - text_width(text)) + text
 
 
 # ---------------------------------------------------------------------------------------------
@@ -306,9 +330,149 @@ def comparison_html(report) -> str:
     body = []
     for row in _comparison_rows(report):
         style = f' style="{_FLAG_STYLE}"' if row[2] == "no" else ""
-        body.append(f"<tr{style}>" + "".join(f'<td style="{_CELL}">{html.escape(c)}</td>' for c in row) + "</tr>")
+        body.append(f"<tr{style}>" + "".join(f'<td style="{_CELL};text-align:left">{html.escape(c)}</td>' for c in row)
+                    + "</tr>")
     return (
         f'<div class="layernorm-comparison"><div style="font-weight:600;margin:4px 0">'
         f"{html.escape(_comparison_title(report))}</div>"
+        f'<table style="{_CSS}"><tr>{head}</tr>{"".join(body)}</table></div>'
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# A candidate output table checked (helpers.published_check), introduced in notebook 07
+
+_VERDICT_MARKS = (("impossible", "✗"), ("wrong", "✗"), ("close", "≈"), ("right", "✓"))
+_CHECK_HEADER = ("row", "published", "row sum", "sum of squares", "least possible", "n·var/(var+ε)",
+                 "max difference", "verdict")
+_BOUND_PLACES = 5  # n·var/(var+eps) sits just under n: 5 places show that it is under
+
+
+def _verdict_with_mark(verdict: str) -> str:
+    mark = next((m for word, m in _VERDICT_MARKS if verdict.startswith(word)), "")
+    return f"{mark} {verdict}".strip()
+
+
+def _optional_number(value, places: int) -> str:
+    return "—" if value is None else format_number(value, places)
+
+
+def _published_check_rows(check) -> list[tuple[str, ...]]:
+    places = check.places
+    width = max((len(cell) for row in check.rows for cell in format_values(row.published, places)), default=1)
+    return [
+        (str(row.row), format_row(row.published, places, width), format_number(row.row_sum, places),
+         format_number(row.sum_of_squares, 2 * places), _optional_number(row.smallest_sum_of_squares, 2 * places),
+         format_number(row.bound, _BOUND_PLACES), format_number(row.max_difference, DEFAULT_PLACES),
+         _verdict_with_mark(row.verdict))
+        for row in check.rows
+    ]
+
+
+def _published_check_title(check) -> str:
+    return (f"A table printed to {check.places} places, checked row by row against LayerNorm "
+            f"(γ = 1, β = 0, eps = {format_eps(check.eps)})")
+
+
+def _published_check_notes(check) -> list[str]:
+    n = check.rows[0].n if check.rows else 0
+    half = format_number(check.half_unit, check.places + 1)
+    return [
+        f"row sum: must be 0 (rounding each of the {n} values by up to {half} allows "
+        f"± {format_number(n * check.half_unit, check.places + 1)}).",
+        f"sum of squares: must be at most n = {n}, whatever eps or variance (÷ n or ÷ (n − 1)) is used.",
+        "least possible: the smallest sum of squares of a row that sums to 0 and prints as these digits.",
+        "n·var/(var+ε): what the true output's squares add up to, for this row of x.",
+        f"max difference: from the true output; 'close' means within {format_number(_close_tolerance(), 2)}.",
+    ]
+
+
+def _close_tolerance() -> float:
+    from helpers.published_check import CLOSE_TOLERANCE
+
+    return CLOSE_TOLERANCE
+
+
+def published_check_text(check) -> str:
+    """A :class:`~helpers.published_check.PublishedOutputCheck` as an aligned text table with notes."""
+    rows = [_CHECK_HEADER, *_published_check_rows(check)]
+    widths = [max(text_width(row[k]) for row in rows) for k in range(len(_CHECK_HEADER))]
+    lines = [_published_check_title(check)]
+    for row in rows:
+        cells = [pad(cell, width) if k in (0, 7) else cell.rjust(width) for k, (cell, width) in enumerate(zip(row, widths))]
+        lines.append("  " + "  ".join(cells).rstrip())
+    lines += ["  " + note for note in _published_check_notes(check)]
+    return "\n".join(lines)
+
+
+def published_check_html(check) -> str:
+    """The same check as an HTML table: impossible and wrong rows marked, the close row highlighted."""
+    head = "".join(f'<th style="{_CELL};text-align:left;white-space:nowrap">{html.escape(h)}</th>' for h in _CHECK_HEADER)
+    body = []
+    for row, cells in zip(check.rows, _published_check_rows(check)):
+        style = _HIGHLIGHT_STYLE if row.close else _FLAG_STYLE
+        tds = "".join(
+            f'<td style="{_CELL + ";text-align:left" if k in (0, 7) else _NUMBER_CELL + ";white-space:pre"}">'
+            f"{html.escape(cell)}</td>" for k, cell in enumerate(cells)
+        )
+        body.append(f'<tr style="{style}">{tds}</tr>')
+    notes = "".join(f"<div>{html.escape(note)}</div>" for note in _published_check_notes(check))
+    return (
+        f'<div class="layernorm-published-check"><div style="font-weight:600;margin:4px 0">'
+        f"{html.escape(_published_check_title(check))}</div>"
+        f'<table style="{_CSS}"><tr>{head}</tr>{"".join(body)}</table>'
+        f'<div style="font-size:12px;margin-top:4px;color:#444">{notes}</div></div>'
+    )
+
+
+def format_eps_range(fit) -> str:
+    """The eps values that fit, as ``0 to 0.0031``; ``none`` when no eps ≥ 0 does."""
+    if not fit.fits:
+        return "none"
+
+    def one(value: float) -> str:
+        if math.isinf(value):
+            return "∞"
+        return "0" if value == 0 else f"{value:.2g}"
+
+    return f"{one(fit.eps_low)} to {one(fit.eps_high)}"
+
+
+def _eps_fits_title(check) -> str:
+    return (f"Which eps ≥ 0 would turn each row of x into exactly the printed digits "
+            f"({check.places} places)? One column per convention")
+
+
+def _eps_fits_rows(check) -> list[tuple[str, ...]]:
+    return [(str(row.row), *(format_eps_range(fit) for fit in row.eps_fits)) for row in check.rows]
+
+
+def _eps_fits_header(check) -> tuple[str, ...]:
+    from helpers.published_check import CONVENTIONS
+
+    return ("row", *(convention.short_name for convention in CONVENTIONS))
+
+
+def eps_fits_text(check) -> str:
+    """For every row and convention, the eps range that reproduces the row (``none`` if no eps does)."""
+    rows = [_eps_fits_header(check), *_eps_fits_rows(check)]
+    widths = [max(text_width(row[k]) for row in rows) for k in range(len(rows[0]))]
+    lines = [_eps_fits_title(check)]
+    lines += ["  " + "  ".join(pad(cell, width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+    return "\n".join(lines)
+
+
+def eps_fits_html(check) -> str:
+    """The same as an HTML table; a cell where no eps fits is marked."""
+    head = "".join(f'<th style="{_CELL};text-align:left">{html.escape(h)}</th>' for h in _eps_fits_header(check))
+    body = []
+    for cells in _eps_fits_rows(check):
+        tds = [f'<th style="{_CELL};text-align:left">{cells[0]}</th>']
+        tds += [f'<td style="{_CELL};text-align:left{";" + _FLAG_STYLE if c == "none" else ""}">{html.escape(c)}</td>'
+                for c in cells[1:]]
+        body.append(f"<tr>{''.join(tds)}</tr>")
+    return (
+        f'<div class="layernorm-eps-fits"><div style="font-weight:600;margin:4px 0">'
+        f"{html.escape(_eps_fits_title(check))}</div>"
         f'<table style="{_CSS}"><tr>{head}</tr>{"".join(body)}</table></div>'
     )
