@@ -279,3 +279,22 @@ def test_show_matrix_refuses_3d():
 def test_show_matrix_never_negative_zero():
     text = str(helpers.show_matrix(np.array([[-1e-9, 0.0], [-0.0, -4e-5]])))
     assert not re.search(r"-0\.0+(?![0-9])", text)
+
+
+def test_show_matrix_with_column_and_row_labels():
+    view = show_matrix([[0.44567, 0.34341], [0.29267, 0.20813]], places=5,
+                       column_labels=["mean μ", "variance σ²"], row_labels=["ε = 1e-05", "x̂ <b>"])
+    lines = str(view).splitlines()
+    assert lines[0].split() == ["mean", "μ", "variance", "σ²"]
+    assert lines[1].split() == ["ε", "=", "1e-05", "0.44567", "0.34341"]
+    assert text_width(lines[1]) == text_width(lines[2])  # x̂'s accent takes no column
+    reader = read_html(view._repr_html_())
+    assert reader.rows[0][-2:] == ["mean μ", "variance σ²"]
+    assert reader.rows[2][0] == "x̂ <b>"  # escaped, shown as text
+
+
+def test_show_matrix_labels_must_match_the_shape():
+    with pytest.raises(ValueError, match="column_labels needs one label per column: the matrix has 2 columns, got 1"):
+        show_matrix([[1.0, 2.0]], column_labels=["a"])
+    with pytest.raises(ValueError, match="row_labels needs one label per row: the matrix has 1 rows, got 2"):
+        show_matrix([[1.0, 2.0]], row_labels=["a", "b"])

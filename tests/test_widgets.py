@@ -563,3 +563,17 @@ def test_only_core_widgets_shared_by_ipywidgets_7_and_8_are_used():
     assert used <= shared, used - shared
     for avoided in ("Stack", "TagsInput", "description_allow_html", "on_submit", "Output(", "tooltip"):
         assert avoided not in source
+
+
+def test_multiple_choice_says_right_or_wrong_and_prints_its_state():
+    question = widgets.multiple_choice("Which row spreads least?", ["row 1", "row 5"], "row 5",
+                                       explanation="Its values are almost equal.", hint="Compare each row's ends.")
+    assert "(choose an answer)" in repr(question)
+    question.choose("row 1")
+    assert question.choice == "row 1"
+    assert repr(question).splitlines()[1:] == ["  (•) row 1", "  ( ) row 5", "  ✗ Not row 1. Compare each row's ends."]
+    question.choose("row 5")
+    assert repr(question).splitlines()[-1] == "  ✓ Right: row 5. Its values are almost equal."
+    assert "Right: row 5" in question.verdict_html.value
+    with pytest.raises(ValueError, match="is not one of the options"):
+        widgets.multiple_choice("?", ["a", "b"], "c")

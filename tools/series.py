@@ -1,0 +1,163 @@
+"""The lesson series in one place: which notebooks exist, in what order, and their shared chrome.
+
+Every notebook starts with a header cell and a set-up cell and ends with a footer cell, all
+generated from this file by ``tools/notebook_chrome.py`` (never edit those cells by hand: edit this
+file and run ``python tools/notebook_chrome.py``). ``tests/test_notebook_hygiene.py`` fails when a
+notebook's chrome is out of date, or when this list and ``notebooks/`` disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# PLACEHOLDER: the repository's public address is settled in a later issue. Everything that needs
+# it (the Colab badges, the clone in the set-up cell) reads this one constant.
+REPOSITORY_URL = "https://github.com/layernorm-step-by-step/layernorm-step-by-step"
+
+SERIES_TITLE = "LayerNorm, Step by Step"
+COLAB_BADGE_IMAGE = "https://colab.research.google.com/assets/colab-badge.svg"
+
+# Packages the notebooks need that Google Colab does not already have (pip names). Colab ships
+# numpy, matplotlib, ipywidgets and torch, so nothing is needed yet; a later issue finishes this.
+COLAB_MISSING_PACKAGES: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Notebook:
+    file: str  # file name inside notebooks/
+    title: str  # short title, used in headings, the roadmap and the footer
+    goal: str  # one line: what the learner does in this notebook
+
+    @property
+    def number(self) -> str:
+        return self.file[:2]
+
+
+NOTEBOOKS = (
+    Notebook("00_contents.ipynb", "Contents", "See what the series covers and how to use it."),
+    Notebook("01_residual_matrix.ipynb", "The residual matrix",
+             "Meet the 5 × 3 matrix that LayerNorm works on: rows are tokens, columns are features."),
+    Notebook("02_mean.ipynb", "The mean", "Find the centre of each row: its mean."),
+    Notebook("03_variance.ipynb", "The variance", "Measure how far each row spreads around its mean."),
+    Notebook("04_epsilon_and_std.ipynb", "Epsilon and the standard deviation",
+             "Add a tiny ε to the variance so that nothing divides by zero, then take the square root."),
+    Notebook("05_normalise.ipynb", "Normalising",
+             "Divide by the standard deviation, so every row gets mean 0 and variance close to 1."),
+    Notebook("06_gamma_and_beta.ipynb", "Gamma and beta", "Scale and shift each feature with γ and β."),
+    Notebook("07_whole_matrix.ipynb", "The whole matrix",
+             "Normalise all five rows, and catch the mistakes in the lesson's published table."),
+    Notebook("08_pytorch.ipynb", "LayerNorm in PyTorch",
+             "Write the lesson's PyTorch module and check it against nn.LayerNorm."),
+    Notebook("09_numerics.ipynb", "Numerics",
+             "See the one-pass variance formula fail in float32 and float16, and what stays right instead."),
+    Notebook("10_norm_family.ipynb", "The norm family",
+             "Compare LayerNorm with BatchNorm and RMSNorm, see where it sits in a block, and learn γ and β."),
+    Notebook("11_backward_pass.ipynb", "The backward pass",
+             "Derive LayerNorm's gradient, check it against autograd, and see what its Jacobian ignores."),
+    Notebook("12_speed.ipynb", "Speed",
+             "Time LayerNorm five ways and see that memory, not arithmetic, sets its speed."),
+)
+
+CONTENTS = NOTEBOOKS[0]
+
+
+def notebook(file: str) -> Notebook:
+    """The series entry for a notebook file name, e.g. ``"02_mean.ipynb"``."""
+    for entry in NOTEBOOKS:
+        if entry.file == file:
+            return entry
+    raise ValueError(f"{file} is not in the series; add it to NOTEBOOKS in tools/series.py.")
+
+
+def colab_url(file: str) -> str:
+    """The address that opens ``notebooks/<file>`` from the repository in Google Colab."""
+    owner_and_name = REPOSITORY_URL.removeprefix("https://github.com/").strip("/")
+    return f"https://colab.research.google.com/github/{owner_and_name}/blob/main/notebooks/{file}"
+
+
+def _label(entry: Notebook) -> str:
+    return entry.title if entry is CONTENTS else f"{entry.number} {entry.title}"
+
+
+def roadmap_line(file: str) -> str:
+    """'You are here': every step of the series, each a link, the current one in bold."""
+    steps = []
+    for entry in NOTEBOOKS:
+        if entry.file == file:
+            steps.append(f"**{_label(entry)}**")
+        else:
+            steps.append(f"[{_label(entry)}]({entry.file})")
+    return "**You are here:** " + " → ".join(steps)
+
+
+def header_markdown(file: str) -> str:
+    """The first cell of a notebook: title, goal, roadmap and the Open-in-Colab badge."""
+    entry = notebook(file)
+    title = f"{SERIES_TITLE}: {entry.title}" if entry is CONTENTS else f"{entry.number} · {entry.title}"
+    badge = f"[![Open In Colab]({COLAB_BADGE_IMAGE})]({colab_url(file)})"
+    return "\n".join([
+        f"# {title}",
+        "",
+        f"**Goal:** {entry.goal}",
+        "",
+        roadmap_line(file),
+        "",
+        badge,
+    ])
+
+
+def setup_source() -> str:
+    """The second cell of every notebook: make ``import helpers`` work, locally and in Colab.
+
+    Locally it adds the repository folder to ``sys.path`` when the ``helpers`` package is not
+    installed; in Google Colab it clones the repository first. Outside Colab it prints nothing.
+    """
+    install = ""
+    if COLAB_MISSING_PACKAGES:
+        packages = ", ".join(repr(name) for name in COLAB_MISSING_PACKAGES)
+        install = (
+            f'    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", {packages}], check=True)\n'
+        )
+    return (
+        "# Set-up (the same in every notebook): make `import helpers` work here and in Google Colab.\n"
+        "import importlib.util\n"
+        "import subprocess\n"
+        "import sys\n"
+        "from pathlib import Path\n"
+        "\n"
+        f'REPOSITORY = "{REPOSITORY_URL}"\n'
+        "\n"
+        'if "google.colab" in sys.modules:  # in Colab: fetch the lesson\'s files once\n'
+        '    folder = Path("/content/layernorm-step-by-step")\n'
+        "    if not folder.exists():\n"
+        '        subprocess.run(["git", "clone", "--quiet", "--depth", "1", REPOSITORY, str(folder)], check=True)\n'
+        f"{install}"
+        "    sys.path.insert(0, str(folder))\n"
+        'elif importlib.util.find_spec("helpers") is None:  # run from notebooks/ without installing\n'
+        "    sys.path.insert(0, str(Path.cwd().parent))\n"
+        "\n"
+        "import helpers"
+    )
+
+
+def footer_markdown(file: str) -> str:
+    """The last cell of a notebook: ← previous · contents · next →."""
+    position = [entry.file for entry in NOTEBOOKS].index(notebook(file).file)
+    links = []
+    if position > 0:
+        previous = NOTEBOOKS[position - 1]
+        links.append(f"[← {_label(previous)}]({previous.file})")
+    if position > 1:  # (from notebook 01 the previous link already leads to the contents)
+        links.append(f"[Contents]({CONTENTS.file})")
+    if position + 1 < len(NOTEBOOKS):
+        following = NOTEBOOKS[position + 1]
+        links.append(f"[{_label(following)} →]({following.file})")
+    return "---\n\n" + " · ".join(links)
+
+
+def contents_table() -> str:
+    """The table of notebooks in 00_contents.ipynb: number, title (a link) and goal."""
+    lines = ["| | Notebook | What you do |", "|---|---|---|"]
+    for entry in NOTEBOOKS[1:]:
+        lines.append(f"| {entry.number} | [{entry.title}]({entry.file}) | {entry.goal} |")
+    return "\n".join(lines)
