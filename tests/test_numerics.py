@@ -1,0 +1,195 @@
+"""helpers.numerics: three variance methods in finite precision, against float64 and torch."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+import helpers
+from helpers import numerics
+from helpers.numerics import (
+    OUTPUT_TOLERANCE,
+    VARIANCE_METHODS,
+    layer_norm_with,
+    offset_sweep,
+    variance_one_pass,
+    variance_two_pass,
+    variance_welford,
+)
+
+ROW_1 = [1.133, -0.299, 0.503]
+
+
+@pytest.fixture(scope="module")
+def residual():
+    return helpers.load_residual()
+
+
+def _sweep_by(results):
+    return {(r.offset, r.method): r for r in results}
+
+
+@pytest.mark.parametrize("variance", [variance_one_pass, variance_two_pass, variance_welford])
+def test_every_method_matches_numpy_biased_variance_in_float64(variance, residual):
+    np.testing.assert_allclose(variance(residual), residual.var(axis=1), rtol=1e-12)
+    np.testing.assert_allclose(variance(residual, axis=0), residual.var(axis=0), rtol=1e-12)
+
+
+@pytest.mark.parametrize("variance", [variance_one_pass, variance_two_pass, variance_welford])
+def test_methods_compute_in_the_requested_dtype(variance, residual):
+    for dtype in (np.float16, np.float32, np.float64):
+        assert variance(residual, dtype=dtype).dtype == dtype
+        assert layer_norm_with(residual, "two-pass", dtype).dtype == dtype
+
+
+@settings(max_examples=40, deadline=None)
+@given(arrays(np.float64, st.tuples(st.integers(1, 6), st.integers(1, 12)),
+              elements=st.floats(-1e3, 1e3, allow_nan=False)))
+def test_welford_and_two_pass_agree_with_numpy_on_random_matrices(x):
+    expected = x.var(axis=-1)
+    scale = max(1.0, float(np.max(np.abs(x))) ** 2)
+    np.testing.assert_allclose(variance_welford(x), expected, rtol=1e-9, atol=1e-12 * scale)
+    np.testing.assert_allclose(variance_two_pass(x), expected, rtol=1e-9, atol=1e-12 * scale)
+
+
+def test_float32_welford_is_really_float32_and_not_float64():
+    # Welford in float32 on a far-shifted row is measurably off float64; in float64 it is not.
+    x = np.array(ROW_1) + 100_000
+    stored = x.astype(np.float32).astype(np.float64)
+    in_float64 = variance_welford(stored, dtype=np.float64)
+    in_float32 = variance_welford(stored, dtype=np.float32)
+    assert abs(in_float64 - stored.var()) < 1e-9
+    assert abs(float(in_float32) - stored.var()) > 1e-4
+
+
+def test_row_1_plus_10000_one_pass_collapses_in_float32():
+    shifted = np.array(ROW_1) + 10_000
+    variance = variance_one_pass(shifted, dtype=np.float32)
+    assert variance == 0.0  # E[x²] and E[x]² round to the same float32 number
+    output = layer_norm_with(shifted, "one-pass", np.float32)
+    # Independent check: with variance 0 the output is (x − mean) / sqrt(eps), in float32.
+    stored = shifted.astype(np.float32)
+    expected = (stored - stored.mean(dtype=np.float32)) / np.sqrt(np.float32(1e-5))
+    np.testing.assert_allclose(output, expected, rtol=1e-5)
+    assert np.all(np.abs(output) > 10)  # in the tens and hundreds instead of about ±1
+
+
+def test_row_1_plus_10000_two_pass_and_welford_match_torch_float32():
+    shifted = np.array(ROW_1) + 10_000
+    torch_output = torch.nn.functional.layer_norm(torch.tensor(shifted, dtype=torch.float32), (3,)).numpy()
+    np.testing.assert_allclose(torch_output, [1.1734, -1.2701, 0.0983], atol=1e-4)
+    for method in ("two-pass", "Welford"):
+        np.testing.assert_allclose(layer_norm_with(shifted, method, np.float32), torch_output, atol=1e-3)
+
+
+def test_offset_sweep_judges_each_method(residual):
+    results = _sweep_by(offset_sweep(residual[0], offsets=(0, 10, 10_000), dtype=np.float32))
+    assert len(results) == 3 * len(VARIANCE_METHODS)
+    for method in VARIANCE_METHODS:
+        assert results[(0.0, method)].right
+    assert not results[(10_000.0, "one-pass")].right
+    assert results[(10_000.0, "two-pass")].right
+    assert results[(10_000.0, "Welford")].right
+    one_pass = results[(10_000.0, "one-pass")]
+    assert one_pass.variance == 0.0
+    assert one_pass.largest_output_error > 100
+
+
+def test_offset_sweep_truth_is_float64_layernorm_of_the_stored_input(residual):
+    for result in offset_sweep(residual[0], offsets=(0, 1_000, 100_000), dtype=np.float32):
+        stored = (residual[0] + result.offset).astype(np.float32).astype(np.float64)
+        np.testing.assert_array_equal(result.stored_input, stored)
+        centred = stored - stored.mean()
+        expected = centred / np.sqrt(np.mean(centred**2) + 1e-5)  # written out here, not helpers'
+        np.testing.assert_allclose(result.true_output, expected, atol=1e-12)
+        assert result.right == (result.largest_output_error <= OUTPUT_TOLERANCE)
+
+
+def test_one_pass_goes_negative_on_a_shifted_row_and_gives_nan(residual):
+    # Row 4 + 10,000 in float32: the one-pass variance is negative, so its square root is NaN.
+    variance = variance_one_pass(residual[3] + 10_000, dtype=np.float32)
+    assert variance < 0
+    assert np.all(np.isnan(layer_norm_with(residual[3] + 10_000, "one-pass", np.float32)))
+
+
+def test_float16_facts():
+    assert numerics.float16_largest() == 65504.0
+    assert numerics.float16_square_limit() == pytest.approx(255.9375, abs=1e-3)
+    assert numerics.float16_first_overflowing_square() == 256.0
+    with np.errstate(over="ignore"):
+        assert np.isinf(np.float16(256.0) * np.float16(256.0))
+    assert np.isfinite(np.float16(255.875) * np.float16(255.875))
+
+
+def test_float16_one_pass_overflows_where_two_pass_survives(residual):
+    results = _sweep_by(offset_sweep(residual[0], offsets=(300,), dtype=np.float16))
+    assert not math.isfinite(results[(300.0, "one-pass")].variance)  # 300² > 65504
+    assert not results[(300.0, "one-pass")].right
+    assert results[(300.0, "two-pass")].right
+
+
+def test_torch_float16_layernorm_accumulates_in_float32_and_survives():
+    # What PyTorch does differently from an all-float16 kernel: it keeps its sums in float32.
+    x = torch.tensor(np.array(ROW_1) + 300, dtype=torch.float16)
+    output = torch.nn.functional.layer_norm(x, (3,)).float().numpy()
+    expected = layer_norm_with(np.array(ROW_1) + 300, "two-pass", np.float64)
+    assert np.all(np.isfinite(output))
+    np.testing.assert_allclose(output, expected, atol=0.1)  # float16 stores 300.5 as 300.5, 301.1 as 301.0
+
+
+def test_shift_never_changes_layernorm_but_shrinking_row_5_does(residual):
+    row_5 = residual[4]
+    cases = numerics.shift_scale_invariance(row_5, shifts=(0.0, 1000.0), scales=(1.0, 0.1, 0.01, 0.001))
+    by = {(c.shift, c.scale): c for c in cases}
+    assert by[(1000.0, 1.0)].largest_change < 1e-9
+    changes = [by[(0.0, s)].largest_change for s in (1.0, 0.1, 0.01, 0.001)]
+    assert changes[0] == 0.0 and changes[1] > 0.1 and changes == sorted(changes)
+    for case in cases:
+        # Independent check: the output is the eps-free LayerNorm times sqrt(var / (var + eps)).
+        centred = row_5 - row_5.mean()
+        eps_free = centred / np.sqrt(np.mean(centred**2))
+        np.testing.assert_allclose(case.output, eps_free * np.sqrt(1 - case.eps_share), atol=1e-9)
+
+
+def test_shift_scale_invariance_holds_without_eps(residual):
+    cases = numerics.shift_scale_invariance(residual[4], shifts=(0.0, 7.0), scales=(1.0, 0.001), eps=0.0)
+    assert max(c.largest_change for c in cases) < 1e-9
+
+
+@pytest.mark.parametrize("bad", [
+    lambda: layer_norm_with([1.0, 2.0], "three-pass"),
+    lambda: variance_two_pass([1.0, 2.0], dtype=np.int32),
+    lambda: variance_two_pass([]),
+    lambda: offset_sweep([[1.0, 2.0]]),
+    lambda: numerics.shift_scale_invariance([1.0, 2.0], scales=(-1.0,)),
+])
+def test_bad_input_is_a_plain_value_error(bad):
+    with pytest.raises(ValueError):
+        bad()
+
+
+def test_one_pass_parts_for_row_1_plus_10000():
+    stored = (np.array(ROW_1) + 10_000).astype(np.float32)
+    mean_of_squares, square_of_mean, difference = numerics.one_pass_parts(stored, np.float32)
+    assert mean_of_squares == float(np.mean(stored * stored, dtype=np.float32))
+    assert square_of_mean == float(np.float32(np.mean(stored, dtype=np.float32)) ** 2)
+    assert difference == 0.0 and mean_of_squares == square_of_mean
+    exact = numerics.one_pass_parts(np.array(ROW_1) + 10_000, np.float64)
+    assert exact[2] == pytest.approx(np.var(ROW_1), rel=1e-6)
+
+
+def test_tables_line_up_with_their_records(residual):
+    results = offset_sweep(residual[0], offsets=(0, 10_000), dtype=np.float32)
+    values, rows, columns = numerics.sweep_table(results)
+    assert values.shape == (6, 4) and len(rows) == 6 and columns[0] == "variance" and len(columns) == 4
+    assert rows[3] == "+10,000 one-pass ✗" and rows[4] == "+10,000 two-pass ✓"
+    np.testing.assert_array_equal(values[3, 1:], results[3].output)
+    cases = numerics.shift_scale_invariance(residual[4], scales=(1.0, 0.01))
+    values, rows, columns = numerics.invariance_table(cases)
+    assert values.shape == (2, 6) and rows == ["1 · x + 0", "0.01 · x + 0"] and columns[-1] == "largest change"
+    np.testing.assert_array_equal(values[1, 2:5], cases[1].output)
+    np.testing.assert_allclose(values[:, 0], [np.var(residual[4]) / 1e-5, np.var(residual[4] * 0.01) / 1e-5])
