@@ -53,19 +53,26 @@ def parse_row(text: str) -> np.ndarray:
     Commas, semicolons, spaces and tabs all separate values; surrounding brackets are ignored.
     Raises ``ValueError`` naming the value that is wrong (counted from 1).
     """
-    stripped = str(text).strip().strip("[](){}").strip()
-    if not stripped:
-        raise ValueError("The row is empty; type some numbers separated by commas or spaces.")
-    pieces = [piece for piece in re.split(r"[,;\s]+", stripped) if piece]
-    if not pieces:  # only separators, e.g. ","
+    pieces = split_row(text)
+    if not pieces:  # nothing, or only brackets and separators, e.g. "[ , ]"
         raise ValueError("The row is empty; type some numbers separated by commas or spaces.")
     values = []
     for position, piece in enumerate(pieces, start=1):
         try:
-            values.append(parse_number(piece.strip("[](){}")))
+            values.append(parse_number(piece))
         except ValueError as problem:
             raise ValueError(f"Value {position} {problem}.") from None
     return np.array(values, dtype=np.float64)
+
+
+def split_row(text: str) -> list[str]:
+    """The values of a pasted row as they were typed, one text each: ``"[1, −2.50]"`` gives ``["1", "-2.50"]``.
+
+    Splits as :func:`parse_row` does (brackets dropped, minus look-alikes made ``-``) but reads no number.
+    """
+    stripped = str(text).strip().strip("[](){}").strip()
+    pieces = [piece for piece in re.split(r"[,;\s]+", stripped) if piece]
+    return [piece.strip("[](){}").translate(_MINUS_LOOKALIKES) for piece in pieces]
 
 
 def load_matrix(path: str | Path) -> np.ndarray:
@@ -154,7 +161,7 @@ def _looks_like_header(cells: list[str]) -> bool:
 def load_residual() -> np.ndarray:
     """The lesson's 5×3 residual output matrix (5 tokens, 3 features), as float64.
 
-    Introduced in notebook 01.
+    Introduced in notebook 01 (notebook 00 runs it once to check the set-up).
     """
     return load_matrix(RESIDUAL_CSV)
 

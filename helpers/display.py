@@ -11,8 +11,12 @@ import html
 import math
 import unicodedata
 from dataclasses import dataclass
+from itertools import zip_longest
+from typing import NamedTuple
 
 import numpy as np
+
+from helpers.layernorm import STAGES
 
 DEFAULT_PLACES = 4
 ELIDE_OVER = 10  # show every value up to this many, else the first and last EDGE_ITEMS
@@ -91,11 +95,34 @@ def format_row(values, places: int = DEFAULT_PLACES, width: int | None = None) -
 
 
 # ---------------------------------------------------------------------------------------------
-# One row's steps
+# One row's steps: the record's own text and table (notebook 02 on), also inside the row editor
+
+EXACT_EXTRA_PLACES = 2  # a hand-rounded record shows the exact values with this many more places
+_FOCUS_MARK = "▶"
 
 
-def _record_places(record) -> int:
-    return record.decimals if record.decimals is not None else DEFAULT_PLACES
+class _StageRow(NamedTuple):
+    label: str
+    formula: str
+    formula_html: str
+    cells: list[str]
+    exact_cells: list[str] | None  # beside a hand-rounded record's own digits, else None
+    drifted: bool
+    focused: bool
+
+
+def stage_names(names, what: str = "stages") -> tuple[str, ...]:
+    """One stage name (``"mean"``) or a sequence of them, as a tuple; an unknown name is refused."""
+    names = () if names is None else (names,) if isinstance(names, str) else tuple(names)
+    unknown = [repr(name) for name in names if name not in STAGES]
+    if unknown:
+        raise ValueError(f"{what} names stages that do not exist: {', '.join(unknown)}; the stages are "
+                         f"{', '.join(STAGES)}.")
+    return names
+
+
+def _is_hand_rounded(record) -> bool:
+    return record.decimals is not None and record.exact is not None
 
 
 def _stage_cells(record, name: str, places: int) -> list[str]:
@@ -104,79 +131,201 @@ def _stage_cells(record, name: str, places: int) -> list[str]:
     return format_values(record.stage(name), places)
 
 
-def _visible_stages(record) -> list[str]:
-    from helpers.layernorm import STAGES
-
+def _visible_stages(record, focus) -> tuple[str, ...]:
+    """Every stage, but gamma and beta only when they do something (γ ≠ 1 or β ≠ 0) or are in focus."""
     plain_affine = np.all(record.gamma == 1.0) and np.all(record.beta == 0.0)
-    return [s for s in STAGES if not (plain_affine and s in ("gamma", "beta"))]
+    return tuple(s for s in STAGES if not (plain_affine and s in ("gamma", "beta") and s not in focus))
+
+
+def _stage_rows(record, focus, stages) -> list[_StageRow]:
+    focus = stage_names(focus, "focus")
+    stages = stage_names(stages) if stages is not None else _visible_stages(record, focus)
+    if not stages:
+        raise ValueError("stages names no stage; name at least one, e.g. ['mean'].")
+    hand = _is_hand_rounded(record)
+    places = record.decimals if hand else DEFAULT_PLACES
+    drifted = {drift.stage for drift in record.rounding_drift()}
+    return [
+        _StageRow(*STAGE_LABELS[stage], _stage_cells(record, stage, places),
+                  _stage_cells(record.exact, stage, places + EXACT_EXTRA_PLACES) if hand else None,
+                  stage in drifted, stage in focus)
+        for stage in stages
+    ]
 
 
 def _title(record) -> str:
-    how = (
-        f"rounded by hand to {record.decimals} places (halves away from zero)"
-        if record.decimals is not None
-        else f"exact, shown to {DEFAULT_PLACES} places"
-    )
     features = "feature" if record.n == 1 else "features"
+    how = (f"rounded by hand to {record.decimals} places (halves away from zero)" if _is_hand_rounded(record)
+           else f"exact, shown to {DEFAULT_PLACES} places")
     return f"LayerNorm of one row ({record.n} {features}, eps = {format_eps(record.eps)}), {how}"
 
 
-def steps_text(record, stages: list[str] | None = None) -> str:
-    """A record as aligned text: one line per stage with its formula and values."""
-    places = _record_places(record)
-    stages = stages if stages is not None else _visible_stages(record)
-    drifted = {d.stage: d for d in record.rounding_drift()}
-    rows = [(STAGE_LABELS[s][0], STAGE_LABELS[s][1], _stage_cells(record, s, places), s in drifted) for s in stages]
-    label_width = max(len(label) for label, *_ in rows)
-    formula_width = max(text_width(formula) for _, formula, *_ in rows)
-    number_width = max(len(cell) for *_, cells, _ in rows for cell in cells)
+def _hand_heading(record) -> str:
+    return f"by hand ({record.decimals} places)"
+
+
+def _drift_summary(record) -> str:
+    """One line for a hand-rounded record: which stages rounding moved, if any ("" for an exact record)."""
+    if not _is_hand_rounded(record):
+        return ""
+    moved = [STAGE_LABELS[drift.stage][0] for drift in record.rounding_drift()]
+    if not moved:
+        return f"Rounding to {record.decimals} places changed no stage by more than its last place."
+    return f"≠ exact: rounding to {record.decimals} places moved: {', '.join(moved)}."
+
+
+def _number_blocks(cell_lists, heading: str = "") -> list[str]:
+    """Each list of cells right-aligned in shared columns, every block padded to the same width."""
+    width = max(len(cell) for cells in cell_lists for cell in cells)
+    blocks = ["  ".join(cell.rjust(width) for cell in cells) for cells in cell_lists]
+    block_width = max(len(heading), *(len(block) for block in blocks))
+    return [block.ljust(block_width) for block in blocks]
+
+
+def steps_text(record, focus=(), stages=None) -> str:
+    """A record as aligned text: one line per stage with its formula and values.
+
+    A hand-rounded record shows its own digits and, beside them, the exact values with two more
+    places; stages that rounding moved end with ``≠ exact`` and one line at the end sums it up.
+    Stages named in ``focus`` are marked ▶. ``stages`` picks the stages shown (default: all, with
+    gamma and beta only when they are not 1 and 0). This is the record's ``str`` and ``repr``.
+    """
+    rows = _stage_rows(record, focus, stages)
+    hand = _is_hand_rounded(record)
+    label_width = max(text_width(row.label) for row in rows)
+    formula_width = max(text_width(row.formula) for row in rows)
+    hand_blocks = _number_blocks([row.cells for row in rows], _hand_heading(record) if hand else "")
+    exact_blocks = _number_blocks([row.exact_cells for row in rows]) if hand else [""] * len(rows)
+    marked = any(row.focused for row in rows)
     lines = [_title(record)]
-    for label, formula, cells, flagged in rows:
-        numbers = "  ".join(cell.rjust(number_width) for cell in cells)
-        marker = "  ≠ exact" if flagged else ""
-        lines.append(f"  {label.ljust(label_width)}  {pad(formula, formula_width)}  {numbers}{marker}".rstrip())
-    lines.extend(_drift_lines(record, drifted))
-    return "\n".join(lines)
+    if hand:
+        indent = 4 if marked else 2
+        lines.append(" " * (indent + label_width + 2 + formula_width + 2) + pad(_hand_heading(record),
+                     len(hand_blocks[0])) + "   exact")
+    for row, numbers, exact in zip(rows, hand_blocks, exact_blocks):
+        mark = (f"  {_FOCUS_MARK} " if row.focused else "    ") if marked else "  "
+        line = f"{mark}{pad(row.label, label_width)}  {pad(row.formula, formula_width)}  {numbers}"
+        if hand:
+            line += f"   {exact}" + ("  ≠ exact" if row.drifted else "")
+        lines.append(line.rstrip())
+    summary = _drift_summary(record)
+    return "\n".join(lines + ([f"  {summary}"] if summary else []))
 
 
-def _drift_lines(record, drifted) -> list[str]:
-    if record.decimals is None:
-        return []
-    if not drifted:
-        return [f"  Rounding to {record.decimals} places changed no stage by more than its last place."]
-    exact_places = record.decimals + 2
-    lines = [f"  ≠ exact: rounding to {record.decimals} places moved these stages (exact values to {exact_places} places):"]
-    for name, drift in drifted.items():
-        exact = format_eps(drift.exact) if name == "eps" else "  ".join(format_values(drift.exact, exact_places))
-        lines.append(f"    {STAGE_LABELS[name][0]}: {exact}")
-    return lines
+def steps_html(record, focus=(), stages=None) -> str:
+    """The same as :func:`steps_text`, as an HTML table: focus shaded blue, stages rounding moved orange."""
+    rows = _stage_rows(record, focus, stages)
+    hand = _is_hand_rounded(record)
+    columns = max(len(row.cells) for row in rows)
 
+    def numbers(cells, style=_NUMBER_CELL):
+        filler = f'<td style="{_CELL}" colspan="{columns - len(cells)}"></td>' if len(cells) < columns else ""
+        return "".join(f'<td style="{style}">{html.escape(cell)}</td>' for cell in cells) + filler
 
-def steps_html(record, stages: list[str] | None = None) -> str:
-    """A record as an HTML table: stage, formula, values; hand-rounding drift marked."""
-    places = _record_places(record)
-    stages = stages if stages is not None else _visible_stages(record)
-    drifted = {d.stage: d for d in record.rounding_drift()}
+    head = ""
+    if hand:
+        head = (f'<tr><th style="{_CELL}"></th><th style="{_CELL}"></th>'
+                f'<th style="{_CELL};text-align:left" colspan="{columns}">{html.escape(_hand_heading(record))}</th>'
+                f'<th style="{_CELL}"></th><th style="{_CELL};text-align:left" colspan="{columns}">exact</th></tr>')
     body = []
-    for name in stages:
-        label, _, formula_html = STAGE_LABELS[name]
-        cells = "".join(
-            f'<td style="{_NUMBER_CELL}">{html.escape(cell)}</td>' for cell in _stage_cells(record, name, places)
-        )
-        style = f' style="{_FLAG_STYLE}"' if name in drifted else ""
-        marker = ' <span title="rounding moved this stage">≠ exact</span>' if name in drifted else ""
-        body.append(
-            f'<tr{style}><th style="{_CELL};text-align:left">{html.escape(label)}{marker}</th>'
-            f'<td style="{_CELL};color:#555">{formula_html}</td>{cells}</tr>'
-        )
-    notes = "".join(f"<div>{html.escape(line.strip())}</div>" for line in _drift_lines(record, drifted))
-    if notes:
-        notes = f'<div style="font-size:12px;margin-top:4px">{notes}</div>'
-    return (
-        f'<div class="layernorm-steps"><div style="font-weight:600;margin:4px 0">{html.escape(_title(record))}</div>'
-        f'<table style="{_CSS}">{"".join(body)}</table>'
-        f"{notes}</div>"
-    )
+    for row in rows:
+        shade = _HIGHLIGHT_STYLE if row.focused else _FLAG_STYLE if row.drifted else ""
+        style = f' style="{shade}"' if shade else ""
+        mark = ' <span title="rounding by hand moved this stage">≠ exact</span>' if row.drifted else ""
+        weight = "font-weight:700;" if row.focused else ""
+        cells = numbers(row.cells)
+        if hand:
+            cells += f'<td style="{_CELL};color:#999">│</td>' + numbers(row.exact_cells, _NUMBER_CELL + ";color:#555")
+        body.append(f'<tr{style}><th style="{_CELL};{weight}text-align:left">{html.escape(row.label)}{mark}'
+                    f'</th><td style="{_CELL};text-align:left;color:#555">{row.formula_html}</td>{cells}</tr>')
+    summary = _drift_summary(record)
+    notes = f'<div style="font-size:12px;margin-top:4px">{html.escape(summary)}</div>' if summary else ""
+    return (f'<div class="layernorm-steps"><div style="font-weight:600;margin:4px 0">{html.escape(_title(record))}'
+            f'</div><table style="{_CSS}">{head}{"".join(body)}</table>{notes}</div>')
+
+
+# ---------------------------------------------------------------------------------------------
+# One stage at a time, with the numbers filled in (the step explorer, notebook 03)
+
+
+def _operand(cell: str) -> str:
+    return f"({cell})" if cell.startswith("-") else cell
+
+
+def _listed(cells) -> str:
+    return "(" + ", ".join(cells) + ")"
+
+
+def _pairs(left, right, operator: str) -> str:
+    return _listed(a if a == ELLIPSIS else f"{a} {operator} {_operand(b)}" for a, b in zip(left, right))
+
+
+def filled_formula(record, stage: str) -> str:
+    """One stage's formula with the record's numbers filled in, e.g.
+    ``μ = (x₁ + … + xₙ) / n = (1.1330 + (-0.2990) + 0.5030) / 3 = 0.4457``."""
+    places = record.decimals if record.decimals is not None else DEFAULT_PLACES
+    n = record.n
+
+    def values(name, p=places):
+        return format_values(record.stage(name), p)
+
+    def one(value, p=places):
+        return format_number(value, p)
+
+    formula = STAGE_LABELS[stage][1]
+    if stage == "input":
+        return f"x = {_listed(values('input'))}"
+    if stage == "mean":
+        return f"{formula} = ({' + '.join(map(_operand, values('input')))}) / {n} = {one(record.mean)}"
+    if stage == "differences":
+        mean = format_values(np.full(n, record.mean), places)
+        return f"{formula} = {_pairs(values('input'), mean, '−')} = {_listed(values('differences'))}"
+    if stage == "squared_differences":
+        squares = _listed(c if c == ELLIPSIS else f"{_operand(c)}²" for c in values("differences"))
+        return f"{formula} = {squares} = {_listed(values('squared_differences'))}"
+    if stage == "variance":
+        total = " + ".join(map(_operand, values("squared_differences")))
+        return f"{formula} = ({total}) / {n} = {one(record.variance)}"
+    # eps is small: show the variance with enough places for eps to be seen in the sum
+    wide = min(15, max(places, 1 - math.floor(math.log10(record.eps)))) if record.eps > 0 else places
+    if stage == "eps":
+        return f"ε = {format_eps(record.eps)}"
+    if stage == "variance_plus_eps":
+        return (f"{formula} = {one(record.variance, wide)} + {format_eps(record.eps)} = "
+                f"{one(record.variance_plus_eps, wide)}")
+    if stage == "std":
+        return f"{formula} = √{one(record.variance_plus_eps, wide)} = {one(record.std)}"
+    if stage == "normalised":
+        std = format_values(np.full(n, record.std), places)
+        return f"{formula} = {_pairs(values('differences'), std, '/')} = {_listed(values('normalised'))}"
+    if stage in ("gamma", "beta"):
+        return f"{STAGE_LABELS[stage][0]} = {_listed(values(stage))}"
+    # output: γ · x̂ + β for each feature
+    if np.all(record.gamma == 1.0) and np.all(record.beta == 0.0):
+        return f"{formula} = 1 · x̂ + 0 = {_listed(values('output'))}"
+    parts = [g if g == ELLIPSIS else f"{_operand(g)} · {_operand(x)} + {_operand(b)}"
+             for g, x, b in zip(values("gamma"), values("normalised"), values("beta"))]
+    return f"{formula} = {_listed(parts)} = {_listed(values('output'))}"
+
+
+def filled_formulas_text(record, stages, focus=()) -> str:
+    """One line per stage in ``stages``: its name and :func:`filled_formula`; stages in ``focus`` marked ▶."""
+    focus = stage_names(focus, "focus")
+    width = max(text_width(STAGE_LABELS[stage][0]) for stage in stages)
+    return "\n".join(f"  {_FOCUS_MARK if stage in focus else ' '} {pad(STAGE_LABELS[stage][0], width)}  "
+                     f"{filled_formula(record, stage)}" for stage in stage_names(stages))
+
+
+def filled_formulas_html(record, stages, focus=(), title: str = "") -> str:
+    """The same as :func:`filled_formulas_text`, as an HTML table with the stages in ``focus`` shaded."""
+    focus = stage_names(focus, "focus")
+    rows = []
+    for stage in stage_names(stages):
+        style = f' style="{_HIGHLIGHT_STYLE};font-weight:700"' if stage in focus else ""
+        rows.append(f'<tr{style}><th style="{_CELL};text-align:left">{html.escape(STAGE_LABELS[stage][0])}</th>'
+                    f'<td style="{_CELL};text-align:left">{html.escape(filled_formula(record, stage))}</td></tr>')
+    heading = f'<div style="font-weight:600;margin:4px 0">{html.escape(title)}</div>' if title else ""
+    return f'<div class="layernorm-filled-steps">{heading}<table style="{_CSS}">{"".join(rows)}</table></div>'
 
 
 # ---------------------------------------------------------------------------------------------
@@ -256,7 +405,7 @@ def show_matrix(values, title: str = "", places: int = DEFAULT_PLACES, highlight
     """Wrap a matrix (or a single row) for display: aligned text in print, an HTML table in Jupyter.
 
     ``column_labels`` and ``row_labels`` name the columns and rows (default f1, f2, … and row 1,
-    row 2, …), e.g. ``show_matrix(table, column_labels=["mean", "variance"])``.
+    row 2, …), e.g. ``show_matrix(table, column_labels=["mean", "variance"])``. Introduced in notebook 01.
     """
     array = np.asarray(values, dtype=np.float64)
     if array.ndim == 1:
@@ -281,6 +430,14 @@ def _labels(labels, count: int, name: str, what: str) -> tuple[str, ...]:
 
 def _rjust(text: str, width: int) -> str:
     return " " * max(0, width - text_width(text)) + text
+
+
+def side_by_side(*blocks, gap: int = 4) -> str:
+    """Blocks of text (or anything that prints, such as two matrix views) side by side, line by line."""
+    columns = [str(block).splitlines() for block in blocks]
+    widths = [max((text_width(line) for line in lines), default=0) + gap for lines in columns]
+    rows = zip_longest(*columns, fillvalue="")
+    return "\n".join("".join(pad(line, width) for line, width in zip(row, widths)).rstrip() for row in rows)
 
 
 # ---------------------------------------------------------------------------------------------

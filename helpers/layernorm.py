@@ -43,7 +43,7 @@ def layer_norm(x, gamma=None, beta=None, eps: float = DEFAULT_EPS) -> np.ndarray
     formula (mean first, then the mean of squared differences), which stays accurate when the
     values sit far from zero. Any leading shape; float32 and float64 keep their dtype (float16 is
     computed in float32 and returned as float16); integers and lists become float64.
-    Introduced in notebook 07.
+    Introduced in notebook 04 (used on whole matrices from notebook 05).
     """
     values = _as_float_array(x)
     if values.ndim == 0:
@@ -69,7 +69,7 @@ def layer_norm(x, gamma=None, beta=None, eps: float = DEFAULT_EPS) -> np.ndarray
     if np.any(std == 0):
         raise ValueError("A row has every value the same and eps is 0, so its standard deviation is 0 and "
                          "dividing by it is impossible; use a positive eps such as 1e-5.")
-    out = gamma_array * (differences / std) + beta_array
+    out = _scale_and_shift(gamma_array, differences / std, beta_array)
     return out.astype(values.dtype, copy=False)
 
 
@@ -166,7 +166,8 @@ def layer_norm_steps(row, eps: float = DEFAULT_EPS, gamma=None, beta=None, decim
     ``decimals=None`` computes exactly (float64). ``decimals=3`` rounds every stage to 3 places,
     half away from zero as people do by hand, before computing the next, so row 1 of the lesson
     gives exactly the lesson's digits. (``variance_plus_eps`` is kept unrounded: rounding it would
-    throw eps away, and for a constant row divide by zero.) Introduced in notebook 02.
+    throw eps away, and for a constant row divide by zero.) Introduced in notebook 02 (notebook 00
+    runs it once to check the set-up).
     """
     values = _as_float_array(row).astype(np.float64)
     if values.ndim != 1:
@@ -205,7 +206,7 @@ def _exact_steps(values, eps, gamma, beta) -> LayerNormSteps:
         raise ValueError("Every value in the row is the same and eps is 0, so the standard deviation is 0 "
                          "and dividing by it is impossible; use a positive eps such as 1e-5.")
     normalised = differences / std
-    output = gamma * normalised + beta
+    output = _scale_and_shift(gamma, normalised, beta)
     return _record(values, mean, differences, squared, variance, eps, variance_plus_eps, std, normalised,
                    gamma, beta, output)
 
@@ -272,6 +273,7 @@ def round_half_up(values, decimals: int):
 
     numpy's ``round`` sends halves to the even digit (0.0625 → 0.062) and works on the binary value;
     this rounds the decimal number as it is written. Returns a float for a float, else an array.
+    Introduced in notebook 02.
     """
     quantum = Decimal(1).scaleb(-int(decimals))
 
@@ -283,6 +285,17 @@ def round_half_up(values, decimals: int):
         return one(values)
     array = np.asarray(values, dtype=np.float64)
     return np.array([one(v) for v in array.ravel()], dtype=np.float64).reshape(array.shape)
+
+
+def _scale_and_shift(gamma, normalised, beta):
+    """γ · x̂ + β, or a plain-words ValueError when γ or β is so large that the result overflows."""
+    with np.errstate(over="raise", invalid="raise"):
+        try:
+            return gamma * normalised + beta
+        except FloatingPointError:
+            limit = f"{float(np.finfo(normalised.dtype).max):.1e}".replace("e+", "e")
+            raise ValueError(f"γ · x̂ + β is too large to store as a number (over about {limit}); "
+                             "use a smaller gamma or beta.") from None
 
 
 def _too_large(dtype) -> str:

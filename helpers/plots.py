@@ -7,7 +7,7 @@ Okabe–Ito palette, which people with the common kinds of colour blindness can 
 plot relies on colour alone. LayerNorm itself comes from ``helpers.layernorm``; this module only
 draws (and, for the circle, projects points onto the plane they lie in).
 Introduced in notebook 01 (``matrix_heatmaps``); ``number_line`` comes in notebook 02, ``before_after``
-in notebook 05, ``normalised_circle`` with the geometry of the output.
+in notebook 05, ``normalised_circle`` and ``plane_coordinates`` in notebook 07.
 """
 
 from __future__ import annotations
@@ -16,7 +16,16 @@ import math
 
 import numpy as np
 
-from helpers.display import format_eps, format_number, format_row, format_values, pad, show_matrix, text_width
+from helpers.display import (
+    format_eps,
+    format_number,
+    format_row,
+    format_values,
+    pad,
+    show_matrix,
+    side_by_side,
+    text_width,
+)
 from helpers.layernorm import DEFAULT_EPS, layer_norm, layer_norm_steps
 
 # Okabe & Ito (2008), "Color Universal Design": distinguishable with any common colour vision.
@@ -60,7 +69,8 @@ def _figure_and_axes(ax, figsize):
 def number_line(record, ax=None):
     """The row's values on a number line, with the mean and one standard deviation either side marked.
 
-    The standard deviation is the one LayerNorm divides by, √(σ² + ε). Introduced in notebook 02.
+    The standard deviation is the one LayerNorm divides by, √(σ² + ε). Up to 12 values are labelled,
+    each where its label crosses no line and no other label. Introduced in notebook 02.
     """
     figure, ax = _figure_and_axes(ax, (8, 2.8))
     values, mean, std = record.input, record.mean, record.std
@@ -71,17 +81,26 @@ def number_line(record, ax=None):
     ax.axhline(0, color="#999999", linewidth=0.8, zorder=0)
     ax.plot(values, np.zeros_like(values), linestyle="none", marker="o", markersize=8,
             color=OKABE_ITO["vermillion"], markeredgecolor="black", label="values x", gid="values")
-    if record.n <= LABEL_AT_MOST:
-        # Stagger labels of neighbouring values over three heights so close values stay readable.
-        heights = np.empty(record.n)
-        heights[np.argsort(values, kind="stable")] = 0.35 + 0.3 * (np.arange(record.n) % 3)
-        ax.vlines(values, 0.08, heights - 0.04, color="#777777", linewidth=0.8)
-        for j, (value, height) in enumerate(zip(values, heights)):
-            ax.text(value, height, f"x{j + 1} = {_readable(value, 3)}", ha="center", fontsize=9)
     low = min(float(values.min()), mean - std)
     high = max(float(values.max()), mean + std)
-    margin = 0.12 * (high - low) or 1.0
-    ax.set_xlim(low - margin, high + margin)
+    span = high - low or 1.0
+    labelled = record.n <= LABEL_AT_MOST
+    labels = [f"x{j + 1} = {_readable(value, 3)}" for j, value in enumerate(values)] if labelled else []
+    # Widths as fractions of the axes; the margins leave room for the outermost label beside its value.
+    widths, padding = _label_widths(ax, labels)
+    widest = max(widths, default=0.0) + 2 * padding
+    margin = span * max(0.12, widest / (1 - 2 * widest) if widest < 0.4 else 0.12)
+    limits = (low - margin, high + margin)
+    ax.set_xlim(*limits)
+    if labelled:
+        scale = limits[1] - limits[0]  # fractions of the axes' width to data units
+        lines = (mean - std, mean, mean + std)
+        data_widths = [width * scale for width in widths]
+        places = (_label_places(values, data_widths, padding * scale, lines, limits)
+                  or _label_places(values, data_widths, 0.0, lines, limits) or _staggered_label_places(values))
+        for value, label, (height, align) in zip(values, labels, places):
+            ax.vlines(value, 0.08, height - 0.04, color="#777777", linewidth=0.8)
+            ax.text(value, height, label, ha=align, fontsize=LABEL_FONT_SIZE)
     ax.set_ylim(-0.5, 1.35)
     ax.set_yticks([])
     ax.set_xlabel("value")
@@ -90,6 +109,72 @@ def number_line(record, ax=None):
                  f"std √(σ² + ε) = {_readable(std)}  (eps = {format_eps(record.eps)})")
     ax.legend(loc="lower right", fontsize=8, ncols=3, framealpha=0.9)
     return figure
+
+
+LABEL_FONT_SIZE = 9
+_LABEL_HEIGHTS = (0.35, 0.65, 0.95)  # where value labels sit above the number line (which is at 0)
+_LABEL_PADDING_POINTS = 3  # space kept free on each side of a label, where there is room for it
+
+
+def _label_widths(ax, labels) -> tuple[list[float], float]:
+    """Each label's width and the padding beside it, as fractions of the axes' width (from the font's shapes)."""
+    from matplotlib.textpath import TextPath
+
+    axes_points = ax.get_position().width * ax.figure.get_figwidth() * 72
+    widths = [TextPath((0, 0), label, size=LABEL_FONT_SIZE).get_extents().width / axes_points for label in labels]
+    return widths, _LABEL_PADDING_POINTS / axes_points
+
+
+def _label_places(values, widths, padding, lines, limits, most_tries: int = 20_000):
+    """A height and an alignment (centred over its value, or starting or ending at it) for each value's
+    label, such that no label crosses a vertical line in ``lines``, another label, or another value's
+    leader line, and every label stays inside ``limits``. Widths and padding are in data units.
+    None when no such places are found."""
+    order = np.argsort(values, kind="stable")
+    choices = [(height, align) for align in ("center", "left", "right") for height in _LABEL_HEIGHTS]
+    placed: dict[int, tuple[float, str, float, float]] = {}  # value index: height, alignment, left, right
+    tries = 0
+
+    def extent(i, align) -> tuple[float, float]:
+        start = {"center": values[i] - widths[i] / 2, "left": values[i], "right": values[i] - widths[i]}[align]
+        return start - padding, start + widths[i] + padding
+
+    def free(i, height, left, right) -> bool:
+        if left < limits[0] or right > limits[1] or any(left < line < right for line in lines):
+            return False
+        for j, (other_height, _, other_left, other_right) in placed.items():
+            if other_height == height and left < other_right and other_left < right:
+                return False  # the two labels would overlap
+            if other_height < height and other_left < values[i] < other_right:
+                return False  # this value's leader line would cross the lower label
+            if other_height > height and left < values[j] < right:
+                return False  # the other value's leader line would cross this label
+        return True
+
+    def place(k) -> bool:  # labels from left to right, undoing a choice that leaves no room for the rest
+        nonlocal tries
+        if k == len(order):
+            return True
+        i = order[k]
+        for height, align in choices:
+            tries += 1
+            left, right = extent(i, align)
+            if tries <= most_tries and free(i, height, left, right):
+                placed[i] = (height, align, left, right)
+                if place(k + 1):
+                    return True
+                del placed[i]
+        return False
+
+    return [placed[i][:2] for i in range(len(values))] if place(0) else None
+
+
+def _staggered_label_places(values) -> list[tuple[float, str]]:
+    """Labels centred over their values, neighbours on different heights (when nothing better fits)."""
+    order = np.argsort(values, kind="stable")
+    heights = np.empty(len(values))
+    heights[order] = [_LABEL_HEIGHTS[k % len(_LABEL_HEIGHTS)] for k in range(len(values))]
+    return [(height, "center") for height in heights]
 
 
 def number_line_text(record) -> str:
@@ -238,10 +323,7 @@ def matrix_heatmaps_text(x, y=None, titles=("input X", "LayerNorm(X)"), eps: flo
     """The numbers of :func:`matrix_heatmaps` as two aligned tables side by side."""
     x = np.atleast_2d(np.asarray(x, dtype=np.float64))
     y = layer_norm(x, eps=eps) if y is None else np.atleast_2d(np.asarray(y, dtype=np.float64))
-    left = str(show_matrix(x, title=titles[0])).splitlines()
-    right = str(show_matrix(y, title=titles[1])).splitlines()
-    width = max(text_width(line) for line in left) + 4
-    return "\n".join((pad(a, width) + b).rstrip() for a, b in zip(left, right))
+    return side_by_side(show_matrix(x, title=titles[0]), show_matrix(y, title=titles[1]))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -253,21 +335,24 @@ _PLANE_V = np.array([1.0, 1.0, -2.0]) / math.sqrt(6)
 
 def plane_coordinates(points) -> np.ndarray:
     """Coordinates (u, v) of 3-feature points in the plane x + y + z = 0, with the orthonormal directions
-    u = (1, −1, 0)/√2 and v = (1, 1, −2)/√6. Lengths and angles within the plane are kept."""
+    u = (1, −1, 0)/√2 and v = (1, 1, −2)/√6. Lengths and angles within the plane are kept. A point off the
+    plane is projected onto it. :func:`normalised_circle` draws with it (notebook 07)."""
     points = np.atleast_2d(np.asarray(points, dtype=np.float64))
     return np.stack([points @ _PLANE_U, points @ _PLANE_V], axis=-1)
 
 
-def normalised_circle(matrix, eps: float = DEFAULT_EPS, ax=None):
+def normalised_circle(matrix, eps: float = DEFAULT_EPS, ax=None, extra_points=None, extra_label: str = "other"):
     """Every normalised row of a 3-feature matrix, seen face-on in the plane x + y + z = 0.
 
     LayerNorm (γ = 1, β = 0) makes each row sum to 0, so it lies in that plane, and makes its squares
     sum to 3·σ²/(σ² + ε), so it lies at distance √(3·σ²/(σ² + ε)) ≈ √3 from the origin: on a circle.
-    The grey lines are the three feature axes seen in the plane. For the notebook on the output's geometry.
+    The grey lines are the three feature axes seen in the plane. ``extra_points``, rows of 3 values
+    such as a published output table, are drawn as they are (not normalised) as crosses in each row's
+    colour, labelled "``extra_label`` 1", "``extra_label`` 2", …. Introduced in notebook 07.
     """
     matrix = _three_features(matrix)
-    normalised = layer_norm(matrix, eps=eps)
-    points = plane_coordinates(normalised)
+    points = plane_coordinates(layer_norm(matrix, eps=eps))
+    extras = np.empty((0, 2)) if extra_points is None else plane_coordinates(_three_features(extra_points))
     figure, ax = _figure_and_axes(ax, (6.4, 6.4))
     radius = math.sqrt(3)
     from matplotlib.patches import Circle
@@ -279,17 +364,24 @@ def normalised_circle(matrix, eps: float = DEFAULT_EPS, ax=None):
         direction /= np.linalg.norm(direction)
         ax.plot(*np.stack([-2.2 * direction, 2.2 * direction]).T, color="#bbbbbb", linewidth=0.8, zorder=0)
         ax.annotate(f"f{k + 1} +", 2.3 * direction, ha="center", va="center", fontsize=9, color="#666666")
+    farthest_label = 0.0
     for i, (u, v) in enumerate(points):
         colour, marker = ROW_COLOURS[i % len(ROW_COLOURS)], ROW_MARKERS[i % len(ROW_MARKERS)]
         ax.plot([u], [v], linestyle="none", marker=marker, markersize=9, color=colour, markeredgecolor="black",
                 label=f"row {i + 1}", gid=f"row {i + 1}")
-        # the label sits just outside the circle, along the point's own direction
+        # the label sits outside the circle along the point's own direction, beyond any extra point there
         angle = math.atan2(v, u)
-        ax.annotate(f"row {i + 1}", (u, v), xytext=(1.22 * radius * math.cos(angle), 1.22 * radius * math.sin(angle)),
+        label_at = max([1.22 * radius] + [float(np.linalg.norm(p)) + 0.35 for p in extras
+                                          if abs(math.remainder(math.atan2(p[1], p[0]) - angle, math.tau)) < 0.35])
+        farthest_label = max(farthest_label, label_at)
+        ax.annotate(f"row {i + 1}", (u, v), xytext=(label_at * math.cos(angle), label_at * math.sin(angle)),
                     ha="center", va="center", fontsize=9, arrowprops={"arrowstyle": "-", "color": "#777777", "lw": 0.6})
+    if extra_points is not None:
+        _draw_extra_points(ax, extras, extra_label)
     ax.plot([0], [0], marker="+", color="black", markersize=10, linestyle="none")
-    ax.set_xlim(-2.6, 2.6)
-    ax.set_ylim(-2.6, 2.6)
+    limit = max(2.6, farthest_label + 0.35, float(np.max(np.abs(extras), initial=0.0)) + 0.3)
+    ax.set_xlim(-limit, limit)
+    ax.set_ylim(-limit, limit)
     ax.set_aspect("equal")
     ax.set_xlabel("u = (x̂₁ − x̂₂) / √2")
     ax.set_ylabel("v = (x̂₁ + x̂₂ − 2·x̂₃) / √6")
@@ -299,13 +391,29 @@ def normalised_circle(matrix, eps: float = DEFAULT_EPS, ax=None):
     return figure
 
 
-def normalised_circle_text(matrix, eps: float = DEFAULT_EPS) -> str:
-    """The numbers of :func:`normalised_circle`: each normalised row, its sum and its distance from 0."""
-    matrix = _three_features(matrix)
-    normalised = layer_norm(matrix, eps=eps)
-    rows = [("row", "normalised x̂", "sum", "distance from 0")]
-    for i, row in enumerate(normalised):
-        rows.append((f"row {i + 1}", format_row(row, width=7), format_number(float(np.sum(row))),
+def _draw_extra_points(ax, points, label: str) -> None:
+    """Crosses in each row's colour, each labelled nearer the centre than its point (the row labels sit outside)."""
+    for i, point in enumerate(points):
+        ax.plot(*point, marker="X", markersize=12, markerfacecolor="white", linestyle="none",
+                markeredgecolor=ROW_COLOURS[i % len(ROW_COLOURS)], markeredgewidth=2, zorder=1,
+                label=f"{label} rows" if i == 0 else None, gid=f"{label} {i + 1}")
+        distance = float(np.linalg.norm(point))
+        label_at = point * (1 - 0.9 / distance) if distance > 0.9 else point + np.array([0.0, -0.35])
+        ax.annotate(f"{label} {i + 1}", point, xytext=label_at, ha="center", fontsize=8,
+                    arrowprops={"arrowstyle": "-", "color": "#777777", "lw": 0.6})
+
+
+def normalised_circle_text(matrix, eps: float = DEFAULT_EPS, extra_points=None,
+                           extra_label: str = "other") -> str:
+    """The numbers of :func:`normalised_circle`: each normalised row (and each extra point), its sum and
+    its distance from 0."""
+    normalised = layer_norm(_three_features(matrix), eps=eps)
+    rows = [("row", "values", "sum", "distance from 0")]
+    named = [(f"row {i + 1}", row) for i, row in enumerate(normalised)]
+    if extra_points is not None:
+        named += [(f"{extra_label} {i + 1}", row) for i, row in enumerate(_three_features(extra_points))]
+    for name, row in named:
+        rows.append((name, format_row(row, width=7), format_number(float(np.sum(row))),
                      format_number(float(np.linalg.norm(row)))))
     widths = [max(text_width(row[k]) for row in rows) for k in range(4)]
     lines = [f"Normalised rows (eps = {format_eps(eps)}) all sum to 0 and lie at distance about "

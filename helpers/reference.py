@@ -21,7 +21,7 @@ class LessonLayerNorm(nn.Module):
     """LayerNorm as the lesson writes it: a learnable scale (γ) and shift (β) per feature.
 
     The statistics are taken over the last axis with the biased variance (divide by n), and eps
-    sits inside the square root, exactly like ``torch.nn.LayerNorm``.
+    sits inside the square root, exactly like ``torch.nn.LayerNorm``. Introduced in notebook 08.
     """
 
     def __init__(self, features: int, eps: float = DEFAULT_EPS):
@@ -38,7 +38,10 @@ class LessonLayerNorm(nn.Module):
 
 
 class UnbiasedVarianceLayerNorm(LessonLayerNorm):
-    """The classic mistake: ``x.var()``'s default divides by n − 1, which LayerNorm does not."""
+    """The classic mistake: ``x.var()``'s default divides by n − 1, which LayerNorm does not.
+
+    Introduced in notebook 08.
+    """
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         mean = x.mean(dim=-1, keepdim=True)
@@ -98,7 +101,9 @@ class ComparisonReport:
 def compare_implementations(x, eps: float = DEFAULT_EPS) -> ComparisonReport:
     """Run LayerNorm four ways on ``x`` (float64) and the unbiased-variance mistake, against torch.
 
-    The reference is ``torch.nn.LayerNorm`` with its default γ = 1 and β = 0.
+    The reference is ``torch.nn.LayerNorm`` with its default γ = 1 and β = 0. "exact" means bit-for-bit
+    equal; implementations that add in another order differ in the last bit (and which ones do can
+    depend on the processor), so "close" is the check that matters. Introduced in notebook 08.
     """
     values = np.asarray(x, dtype=np.float64)
     tensor = torch.from_numpy(values.copy())

@@ -28,20 +28,19 @@ import ipywidgets as widgets
 import numpy as np
 
 from helpers import answer_check
-from helpers.data import parse_number, parse_row
+from helpers.data import parse_number, parse_row, split_row
 from helpers.display import (
-    DEFAULT_PLACES,
     STAGE_LABELS,
+    filled_formulas_html,
+    filled_formulas_text,
     format_eps,
-    format_number,
-    format_values,
-    pad,
     show_matrix,
+    side_by_side,
+    stage_names,
     steps_html,
     steps_text,
-    text_width,
 )
-from helpers.layernorm import DEFAULT_EPS, STAGES, layer_norm, layer_norm_steps
+from helpers.layernorm import DEFAULT_EPS, layer_norm, layer_norm_steps
 
 # ipywidgets 8 gives a widget's text form through _repr_mimebundle_, 7.x through _ipython_display_.
 IPYWIDGETS_8 = hasattr(widgets.Widget, "_repr_mimebundle_")
@@ -54,12 +53,6 @@ EXPLORER_STAGES = ("input", "mean", "differences", "squared_differences", "varia
                    "std", "normalised", "output")
 
 _MESSAGE_COLOUR = "#a33c00"  # a dark vermillion (Okabe–Ito), always with a ⚠ so colour is not needed
-_FOCUS_STYLE = "background:#dbe9f6"
-_FLAG_STYLE = "background:#fdf0d5"
-_CELL = "padding:2px 10px;border-bottom:1px solid #ddd"
-_NUMBER_CELL = _CELL + ";text-align:right"
-_TABLE = ("border-collapse:collapse;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;"
-          "font-size:13px")
 _WIDE = {"style": {"description_width": "initial"}}
 
 
@@ -68,7 +61,10 @@ _WIDE = {"style": {"description_width": "initial"}}
 
 
 class NumbersBox(widgets.VBox):
-    """A VBox whose plain-text form is its current numbers, not ``VBox(children=...)``."""
+    """A VBox whose plain-text form is its current numbers, not ``VBox(children=...)``.
+
+    A subclass defines ``text()``. Every widget here is one; notebooks 09 to 12 build small live tables on it.
+    """
 
     def text(self) -> str:
         raise NotImplementedError
@@ -142,31 +138,11 @@ def _as_text(value) -> str:
 
 
 def _number_text(value) -> str:
+    """The shortest text that reads back as exactly ``value``: ``1`` (not ``1.0``), ``0.503``, ``1e-05``."""
     if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
-        return repr(float(value))
+        text = repr(float(value) + 0.0)  # + 0.0 turns -0.0 into 0.0
+        return text[:-2] if text.endswith(".0") else text
     return str(value)
-
-
-_TOO_LARGE = ("The numbers are too large: squaring them goes past the largest number a float holds "
-              "(about 1.8e308). Use smaller values.")
-
-
-def _compute_steps(row, eps, gamma=None, beta=None, decimals=None):
-    """layer_norm_steps, with a float overflow turned into a plain-words ValueError."""
-    try:
-        with np.errstate(over="raise", invalid="raise", divide="raise"):
-            return layer_norm_steps(row, eps=eps, gamma=gamma, beta=beta, decimals=decimals)
-    except (FloatingPointError, OverflowError):
-        raise ValueError(_TOO_LARGE) from None
-
-
-def _compute_output(matrix, eps):
-    """layer_norm of a whole matrix, with a float overflow turned into a plain-words ValueError."""
-    try:
-        with np.errstate(over="raise", invalid="raise", divide="raise"):
-            return layer_norm(matrix, eps=eps)
-    except (FloatingPointError, OverflowError):
-        raise ValueError(_TOO_LARGE) from None
 
 
 def _check_matrix(matrix) -> np.ndarray:
@@ -196,144 +172,6 @@ def _check_eps_value(eps) -> float:
 
 
 # ---------------------------------------------------------------------------------------------
-# Tables of a row's stages (text and HTML), with the formula beside every stage
-
-
-def _stage_cells(record, stage: str, places: int) -> list[str]:
-    return [format_eps(record.eps)] if stage == "eps" else format_values(record.stage(stage), places)
-
-
-def _table_rows(record, focus):
-    hand = record.exact if record.decimals is not None else None
-    places = record.decimals if hand is not None else DEFAULT_PLACES
-    drifted = {drift.stage for drift in record.rounding_drift()}
-    rows = []
-    for stage in STAGES:
-        label, formula, formula_html = STAGE_LABELS[stage]
-        exact = _stage_cells(hand, stage, places + 2) if hand is not None else None
-        rows.append((stage, label, formula, formula_html, _stage_cells(record, stage, places), exact,
-                     stage in drifted, stage in focus))
-    return rows
-
-
-def _record_title(record) -> str:
-    features = "feature" if record.n == 1 else "features"
-    how = (f"by hand to {record.decimals} places beside the exact values" if record.decimals is not None
-           else f"exact, shown to {DEFAULT_PLACES} places")
-    return f"LayerNorm of one row ({record.n} {features}, eps = {format_eps(record.eps)}), {how}"
-
-
-def steps_table_text(record, focus=()) -> str:
-    """Every stage of ``record`` as aligned text; a hand-rounded record also shows the exact values.
-
-    Stages in ``focus`` are marked with ▶; stages that hand rounding moved with ``≠ exact``.
-    """
-    rows = _table_rows(record, focus)
-    label_width = max(len(row[1]) for row in rows)
-    formula_width = max(text_width(row[2]) for row in rows)
-
-    def blocks(column):
-        width = max(len(cell) for row in rows if row[column] for cell in row[column])
-        joined = ["  ".join(cell.rjust(width) for cell in row[column] or []) for row in rows]
-        return [block.ljust(max(map(len, joined))) for block in joined]
-
-    hand_blocks = blocks(4)
-    exact_blocks = blocks(5) if record.decimals is not None else [""] * len(rows)
-    lines = [_record_title(record)]
-    if record.decimals is not None:
-        head = f"by hand ({record.decimals} places)".ljust(len(hand_blocks[0]))
-        lines.append(" " * (4 + label_width + 2 + formula_width + 2) + f"{head}   exact")
-    for row, hand, exact in zip(rows, hand_blocks, exact_blocks):
-        _, label, formula, _, _, _, flagged, focused = row
-        text = f"  {'▶' if focused else ' '} {label.ljust(label_width)}  {pad(formula, formula_width)}  {hand}"
-        if record.decimals is not None:
-            text += f"   {exact}" + ("  ≠ exact" if flagged else "")
-        lines.append(text.rstrip())
-    return "\n".join(lines)
-
-
-def steps_table_html(record, focus=()) -> str:
-    """The same table as :func:`steps_table_text`, in HTML: focus shaded blue, drift shaded orange."""
-    hand = record.decimals is not None
-    head = ""
-    if hand:
-        head = (f'<tr><th></th><th></th><th style="{_CELL}" colspan="99">by hand ({record.decimals} places)'
-                " │ exact</th></tr>")
-    body = []
-    for _, label, _, formula_html, cells, exact, flagged, focused in _table_rows(record, focus):
-        style = _FOCUS_STYLE if focused else _FLAG_STYLE if flagged else ""
-        mark = ' <span title="rounding by hand moved this stage">≠ exact</span>' if flagged else ""
-        numbers = "".join(f'<td style="{_NUMBER_CELL}">{html.escape(c)}</td>' for c in cells)
-        if exact is not None:
-            numbers += f'<td style="{_CELL}">│</td>' + "".join(
-                f'<td style="{_NUMBER_CELL};color:#555">{html.escape(c)}</td>' for c in exact)
-        weight = "font-weight:700;" if focused else ""
-        body.append(f'<tr style="{style}"><th style="{_CELL};{weight}text-align:left">{html.escape(label)}{mark}</th>'
-                    f'<td style="{_CELL};color:#555">{formula_html}</td>{numbers}</tr>')
-    return (f'<div class="layernorm-steps"><div style="font-weight:600;margin:4px 0">'
-            f'{html.escape(_record_title(record))}</div><table style="{_TABLE}">{head}{"".join(body)}</table></div>')
-
-
-def _operand(cell: str) -> str:
-    return f"({cell})" if cell.startswith("-") else cell
-
-
-def _listed(cells) -> str:
-    return "(" + ", ".join(cells) + ")"
-
-
-def _pairs(left, right, operator: str) -> str:
-    return _listed(a if a == "…" else f"{a} {operator} {_operand(b)}" for a, b in zip(left, right))
-
-
-def filled_formula(record, stage: str) -> str:
-    """One stage's formula with the record's numbers filled in, e.g. ``μ = (1.1330 + (-0.2990) + 0.5030) / 3 = 0.4457``."""
-    places = record.decimals if record.decimals is not None else DEFAULT_PLACES
-    n = record.n
-
-    def values(name, p=places):
-        return format_values(record.stage(name), p)
-
-    def one(value, p=places):
-        return format_number(value, p)
-
-    formula = STAGE_LABELS[stage][1]
-    if stage == "input":
-        return f"x = {_listed(values('input'))}"
-    if stage == "mean":
-        return f"{formula} = ({' + '.join(map(_operand, values('input')))}) / {n} = {one(record.mean)}"
-    if stage == "differences":
-        mean = [one(record.mean)] * n
-        return f"{formula} = {_pairs(values('input'), format_values(mean, places), '−')} = {_listed(values('differences'))}"
-    if stage == "squared_differences":
-        squares = _listed(c if c == "…" else f"{_operand(c)}²" for c in values("differences"))
-        return f"{formula} = {squares} = {_listed(values('squared_differences'))}"
-    if stage == "variance":
-        total = " + ".join(map(_operand, values("squared_differences")))
-        return f"{formula} = ({total}) / {n} = {one(record.variance)}"
-    # eps is small: show the variance with enough places for eps to be seen in the sum
-    wide = min(15, max(places, 1 - math.floor(math.log10(record.eps))))
-    if stage == "eps":
-        return f"ε = {format_eps(record.eps)}"
-    if stage == "variance_plus_eps":
-        return (f"{formula} = {one(record.variance, wide)} + {format_eps(record.eps)} = "
-                f"{one(record.variance_plus_eps, wide)}")
-    if stage == "std":
-        return f"{formula} = √{one(record.variance_plus_eps, wide)} = {one(record.std)}"
-    if stage == "normalised":
-        std = format_values(np.full(n, record.std), places)
-        return f"{formula} = {_pairs(values('differences'), std, '/')} = {_listed(values('normalised'))}"
-    if stage in ("gamma", "beta"):
-        return f"{STAGE_LABELS[stage][0]} = {_listed(values(stage))}"
-    # output: γ · x̂ + β for each feature
-    if np.all(record.gamma == 1.0) and np.all(record.beta == 0.0):
-        return f"{formula} = 1 · x̂ + 0 = {_listed(values('output'))}"
-    parts = [g if g == "…" else f"{_operand(g)} · {_operand(x)} + {_operand(b)}"
-             for g, x, b in zip(values("gamma"), values("normalised"), values("beta"))]
-    return f"{formula} = {_listed(parts)} = {_listed(values('output'))}"
-
-
-# ---------------------------------------------------------------------------------------------
 # 1. Row editor
 
 
@@ -348,12 +186,8 @@ class RowEditor(NumbersBox):
         super().__init__()
         values = parse_row(_as_text(row))
         eps = _check_eps_value(eps)
-        self.focus = tuple(focus or ())
-        unknown = [stage for stage in self.focus if stage not in STAGES]
-        if unknown:
-            raise ValueError(f"focus names stages that do not exist: {', '.join(unknown)}; the stages are "
-                             f"{', '.join(STAGES)}.")
-        self.record = _compute_steps(values, eps, gamma, beta, decimals)
+        self.focus = stage_names(focus, "focus")
+        self.record = layer_norm_steps(values, eps=eps, gamma=gamma, beta=beta, decimals=decimals)
         self._problems: dict[str, str] = {}
         self._syncing = self._typing_in_boxes = False
         self._parsed_rows: dict[str, np.ndarray] = {}
@@ -364,10 +198,10 @@ class RowEditor(NumbersBox):
             box.observe(self._on_field_edit, names="value")
             return box
 
-        self.row_text = text_box(_as_text(values), "row x:", "numbers separated by commas or spaces")
+        self.row_text = text_box(_as_text(row), "row x:", "numbers separated by commas or spaces")
         self.value_boxes_row = widgets.HBox()
         self.value_boxes: list[widgets.Text] = []
-        self._make_value_boxes(values)
+        self._make_value_boxes()
         low, high = EPS_SLIDER_EXPONENTS
         self.eps_slider = widgets.FloatLogSlider(
             value=min(max(eps, 10.0**low), 10.0**high), base=10, min=low, max=high, step=0.1,
@@ -477,13 +311,13 @@ class RowEditor(NumbersBox):
         decimals = int(self.places.value) if self.by_hand.value else None
         if not problems:
             try:
-                self.record = _compute_steps(row, eps, gamma, beta, decimals)
+                self.record = layer_norm_steps(row, eps=eps, gamma=gamma, beta=beta, decimals=decimals)
             except ValueError as problem:
                 problems["decimals" if decimals is not None else "row"] = str(problem)
         self._problems = problems
         if row is not None and "row" not in problems:
             if sync_boxes or len(row) != len(self.value_boxes):
-                self._make_value_boxes(row)
+                self._make_value_boxes()
         if eps is not None and "eps" not in problems:
             self._syncing = True
             try:
@@ -526,23 +360,25 @@ class RowEditor(NumbersBox):
                              f"Leave it empty for all {default}.")
         return values
 
-    def _make_value_boxes(self, row) -> None:
-        """One small box per value (rows up to MAX_VALUE_BOXES long), kept in step with the paste field."""
+    def _make_value_boxes(self) -> None:
+        """One small box per value (rows up to MAX_VALUE_BOXES long), showing each value of the paste
+        field as it was typed there."""
+        typed = split_row(self.row_text.value)
         self._syncing = True
         try:
-            if len(row) != len(self.value_boxes):
+            if len(typed) != len(self.value_boxes):
                 for box in self.value_boxes:
                     box.close()
                 self.value_boxes = []
-                if len(row) <= MAX_VALUE_BOXES:
-                    for j in range(len(row)):
+                if len(typed) <= MAX_VALUE_BOXES:
+                    for j in range(len(typed)):
                         box = widgets.Text(description=f"x{j + 1}", continuous_update=False,
                                            layout=widgets.Layout(width="130px"), style={"description_width": "24px"})
                         box.observe(self._on_value_box, names="value")
                         self.value_boxes.append(box)
                 self.value_boxes_row.children = self.value_boxes
-            for box, value in zip(self.value_boxes, row):
-                box.value = _number_text(value)
+            for box, text in zip(self.value_boxes, typed):
+                box.value = text
         finally:
             self._syncing = False
 
@@ -552,12 +388,12 @@ class RowEditor(NumbersBox):
 
     def _render(self) -> None:
         self._show_problems()
-        self.table.value = steps_table_html(self.record, self.focus)
+        self.table.value = steps_html(self.record, self.focus)
         if self.plot_image is not None:
             self.plot_image.value = self._picture.png(self.record)
 
     def text(self) -> str:
-        return "\n".join([steps_table_text(self.record, self.focus), *_message_lines(self._problems)])
+        return "\n".join([steps_text(self.record, self.focus), *_message_lines(self._problems)])
 
 
 class _NumberLinePicture:
@@ -585,7 +421,8 @@ def row_editor(row, eps=DEFAULT_EPS, gamma=None, beta=None, decimals=None, focus
     """A row editor: the row (paste field and one box per value), eps (log slider and exact entry),
     gamma and beta per feature, a "by hand" switch; every stage with its formula updates at once.
 
-    ``focus`` names stages to emphasise, e.g. ``("mean",)``; ``plot=True`` adds the number line.
+    ``focus`` names a stage to emphasise, or several: ``"mean"`` or ``("std", "normalised")``;
+    ``plot=True`` adds the number line.
     Introduced in notebook 02.
     """
     return RowEditor(row, eps=eps, gamma=gamma, beta=beta, decimals=decimals, focus=focus, plot=plot)
@@ -604,7 +441,7 @@ class StepExplorer(NumbersBox):
         self.eps = _check_eps_value(eps)
         self._gamma, self._beta, self._decimals = gamma, beta, decimals
         row = _check_row_index(row, self.matrix.shape[0])
-        self.record = _compute_steps(self.matrix[row], self.eps, gamma, beta, decimals)
+        self.record = layer_norm_steps(self.matrix[row], eps=self.eps, gamma=gamma, beta=beta, decimals=decimals)
         self._shown_row = row  # the row of ``record`` (the picker may hold a row that failed)
         self._position = 0
         self._problems: dict[str, str] = {}
@@ -666,7 +503,8 @@ class StepExplorer(NumbersBox):
     @_never_raises
     def _on_row(self, change) -> None:
         try:
-            self.record = _compute_steps(self.matrix[change["new"]], self.eps, self._gamma, self._beta, self._decimals)
+            self.record = layer_norm_steps(self.matrix[change["new"]], eps=self.eps, gamma=self._gamma,
+                                           beta=self._beta, decimals=self._decimals)
             self._shown_row, self._problems = change["new"], {}
         except ValueError as problem:
             self._problems = {"row": f"row {change['new'] + 1}: {problem}"}
@@ -686,9 +524,10 @@ class StepExplorer(NumbersBox):
     def _on_show_all(self, change) -> None:
         self._render()
 
-    def _visible(self) -> range:
+    def _visible(self) -> tuple[str, ...]:
+        """The stages shown: those revealed so far, or all of them with "show all" on."""
         last = len(EXPLORER_STAGES) - 1 if self.show_all_toggle.value else self._position
-        return range(last + 1)
+        return EXPLORER_STAGES[:last + 1]
 
     def _position_text(self) -> str:
         step = f"step {self._position + 1} of {len(EXPLORER_STAGES)}: {STAGE_LABELS[self.stage][0]}"
@@ -706,23 +545,13 @@ class StepExplorer(NumbersBox):
         self.position_label.value = self._position_text()
         row = self._shown_row
         self.matrix_html.value = show_matrix(self.matrix, title="X (rows are tokens)", highlight_row=row)._repr_html_()
-        lines = []
-        for i in self._visible():
-            stage = EXPLORER_STAGES[i]
-            style = f' style="{_FOCUS_STYLE};font-weight:700"' if i == self._position else ""
-            lines.append(f'<tr{style}><th style="{_CELL};text-align:left">{html.escape(STAGE_LABELS[stage][0])}</th>'
-                         f'<td style="{_CELL}">{html.escape(filled_formula(self.record, stage))}</td></tr>')
-        self.stages_html.value = (f'<div style="font-weight:600;margin:4px 0">row {row + 1}, eps = '
-                                  f'{format_eps(self.eps)}</div><table style="{_TABLE}">{"".join(lines)}</table>')
+        self.stages_html.value = filled_formulas_html(self.record, self._visible(), focus=self.stage,
+                                                      title=f"row {row + 1}, eps = {format_eps(self.eps)}")
 
     def text(self) -> str:
-        stages = [EXPLORER_STAGES[i] for i in self._visible()]
-        width = max(len(STAGE_LABELS[s][0]) for s in stages)
-        lines = [f"Step through LayerNorm: row {self._shown_row + 1} of {self.matrix.shape[0]}, "
-                 f"eps = {format_eps(self.eps)}; {self._position_text()}"]
-        for stage in stages:
-            mark = "▶" if stage == self.stage else " "
-            lines.append(f"  {mark} {STAGE_LABELS[stage][0].ljust(width)}  {filled_formula(self.record, stage)}")
+        title = (f"Step through LayerNorm: row {self._shown_row + 1} of {self.matrix.shape[0]}, "
+                 f"eps = {format_eps(self.eps)}; {self._position_text()}")
+        lines = [title, filled_formulas_text(self.record, self._visible(), focus=self.stage)]
         return "\n".join(lines + _message_lines(self._problems))
 
 
@@ -749,8 +578,8 @@ class MatrixEditor(NumbersBox):
                              f"{self.matrix.size}. Show a larger one with helpers.show_matrix.")
         self.eps = _check_eps_value(eps)
         self._row = _check_row_index(row, rows)
-        self._output = self._frozen(_compute_output(self.matrix, self.eps))
-        self.record = _compute_steps(self.matrix[self._row], self.eps)
+        self._output = self._frozen(layer_norm(self.matrix, eps=self.eps))
+        self.record = layer_norm_steps(self.matrix[self._row], eps=self.eps)
         self._problems: dict[str, str] = {}
         self.cells = [[widgets.Text(value=_number_text(v), continuous_update=False,
                                     layout=widgets.Layout(width="90px")) for v in line] for line in self.matrix]
@@ -835,8 +664,8 @@ class MatrixEditor(NumbersBox):
             problems["eps"] = str(problem)
         if not problems:
             try:
-                output = _compute_output(matrix, eps)
-                record = _compute_steps(matrix[self._row], eps)
+                output = layer_norm(matrix, eps=eps)
+                record = layer_norm_steps(matrix[self._row], eps=eps)
             except ValueError as problem:
                 problems["matrix"] = str(problem)
             else:
@@ -848,7 +677,7 @@ class MatrixEditor(NumbersBox):
     def _on_row(self, change) -> None:
         self._row = change["new"]
         self._problems = {key: text for key, text in self._problems.items() if key != "row"}
-        self.record = _compute_steps(self.matrix[self._row], self.eps)
+        self.record = layer_norm_steps(self.matrix[self._row], eps=self.eps)
         self._render()
 
     def _show_problems(self) -> None:
@@ -867,14 +696,11 @@ class MatrixEditor(NumbersBox):
         self.steps_html.value = steps_html(self.record)
 
     def text(self) -> str:
-        left = str(show_matrix(self.matrix, title="input X", highlight_row=self._row)).splitlines()
-        right = str(show_matrix(self._output, title=f"LayerNorm(X), eps = {format_eps(self.eps)}",
-                                highlight_row=self._row)).splitlines()
-        width = max(text_width(line) for line in left) + 4
-        side_by_side = [pad(a, width) + b for a, b in zip(left, right)]
-        lines = [f"Matrix editor: row {self._row + 1} is the current row (◀)", *side_by_side, "",
-                 steps_text(self.record)]
-        return "\n".join(line.rstrip() for line in lines + _message_lines(self._problems))
+        matrices = side_by_side(show_matrix(self.matrix, title="input X", highlight_row=self._row),
+                                show_matrix(self._output, title=f"LayerNorm(X), eps = {format_eps(self.eps)}",
+                                            highlight_row=self._row))
+        lines = [f"Matrix editor: row {self._row + 1} is the current row (◀)", matrices, "", steps_text(self.record)]
+        return "\n".join(lines + _message_lines(self._problems))
 
 
 def matrix_editor(matrix, row=0, eps=DEFAULT_EPS) -> MatrixEditor:
@@ -1040,3 +866,131 @@ def multiple_choice(question, options, answer, explanation="", hint="") -> Multi
     ``hint`` a wrong one. For questions :func:`answer_checker` cannot ask. Introduced in notebook 01.
     """
     return MultipleChoice(question, options, answer, explanation=explanation, hint=hint)
+
+
+# ---------------------------------------------------------------------------------------------
+# 6. A live table: any controls above any table that helpers can show
+
+
+class LiveTable(NumbersBox):
+    """Controls above a table that is made again whenever a control changes. Made by :func:`live_table`."""
+
+    def __init__(self, make_table, **controls):
+        super().__init__()
+        self.make_table, self.controls = make_table, controls
+        self._problems: dict[str, str] = {}
+        self.message_html = widgets.HTML()
+        self.table_html = widgets.HTML()
+        self.current = self.make_table(**self.values())  # a bad start raises here, in the notebook cell
+        for control in controls.values():
+            control.observe(self._on_control, names="value")
+        self.children = [*controls.values(), self.message_html, self.table_html]
+        self._render()
+
+    @property
+    def message(self) -> str:
+        return " ".join(self._problems.values())
+
+    def values(self) -> dict:
+        """The controls' current values, by name."""
+        return {name: control.value for name, control in self.controls.items()}
+
+    @_never_raises
+    def _on_control(self, _change=None) -> None:
+        try:
+            self.current, self._problems = self.make_table(**self.values()), {}
+        except ValueError as problem:
+            self._problems = {"table": str(problem)}
+        self._render()
+
+    def _show_problems(self) -> None:
+        self.message_html.value = _message_html(self.message)
+
+    def _render(self) -> None:
+        self._show_problems()
+        self.table_html.value = self.current._repr_html_()
+
+    def text(self) -> str:
+        return "\n".join([str(self.current)] + [f"⚠ {text}" for text in self._problems.values()])
+
+
+def live_table(make_table, **controls) -> LiveTable:
+    """Show ``make_table(**values)`` below the given ipywidgets controls, made again on every change.
+
+    ``make_table`` returns anything with ``_repr_html_`` and ``str`` (e.g. :func:`helpers.show_matrix`);
+    a ``ValueError`` it raises is shown as a message and the last good table stays. Introduced in
+    notebook 09, e.g. ``live_table(sweep_one, offset=FloatLogSlider(...), dtype=Dropdown(...))``.
+    """
+    return LiveTable(make_table, **controls)
+
+
+# ---------------------------------------------------------------------------------------------
+# 7. A check-yourself question whose answer is any one number
+
+
+class NumberQuestion(NumbersBox):
+    """Type one number and be told whether it is right. Made by :func:`number_question`."""
+
+    def __init__(self, question, answer, tolerance, hint="", explanation=""):
+        super().__init__()
+        self.question, self.answer, self.tolerance = str(question), float(answer), float(tolerance)
+        self.hint, self.explanation = str(hint), str(explanation)
+        self.typed: float | None = None
+        self._problems: dict[str, str] = {}
+        self.answer_box = widgets.Text(placeholder="your answer", continuous_update=False)
+        self.answer_box.observe(self._on_answer, names="value")
+        self.message_html, self.verdict_html = widgets.HTML(), widgets.HTML()
+        self.children = [widgets.HTML(f"<b>Check yourself.</b> {html.escape(self.question)}"),
+                         widgets.HBox([self.answer_box, self.message_html]), self.verdict_html]
+
+    @property
+    def message(self) -> str:
+        return " ".join(self._problems.values())
+
+    def check(self, text) -> bool | None:
+        """Check ``text`` as if typed into the box: True if right, False if wrong, None if not a number."""
+        self.answer_box.value = str(text)
+        return None if self.typed is None else self.right
+
+    @property
+    def right(self) -> bool:
+        return self.typed is not None and abs(self.typed - self.answer) <= self.tolerance
+
+    @_never_raises
+    def _on_answer(self, change) -> None:
+        try:
+            self.typed, self._problems = parse_number(change["new"]), {}
+        except ValueError as problem:
+            self.typed, self._problems = None, {"answer": f"Your answer {problem}."}
+        self._render()
+
+    def _verdict(self) -> str:
+        if self.typed is None:
+            return ""
+        if self.right:
+            return f"✓ Right. {self.explanation}".strip()
+        return f"✗ Not yet. {self.hint}".strip()
+
+    def _show_problems(self) -> None:
+        self.message_html.value = _message_html(self.message)
+
+    def _render(self) -> None:
+        self._show_problems()
+        colour = "#005a87" if self.right else _MESSAGE_COLOUR
+        self.verdict_html.value = f'<div style="color:{colour}">{html.escape(self._verdict())}</div>'
+
+    def text(self) -> str:
+        verdict = self._verdict() or "(type your answer and press Enter)"
+        return "\n".join([f"Check yourself: {self.question}", f"  {verdict}"]
+                         + [f"⚠ {text}" for text in self._problems.values()])
+
+
+def number_question(question, answer, tolerance, hint="", explanation="") -> NumberQuestion:
+    """A check-yourself question whose answer is one number, right within ``tolerance``.
+
+    For questions :func:`answer_checker` cannot ask; ``hint`` follows a wrong answer, ``explanation``
+    a right one. Introduced in notebook 11.
+    """
+    if not math.isfinite(float(tolerance)) or float(tolerance) < 0:
+        raise ValueError(f"The tolerance must be a number 0 or larger; got {tolerance!r}.")
+    return NumberQuestion(question, answer, tolerance, hint=hint, explanation=explanation)

@@ -14,17 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import EPS
+from conftest import LESSON_X as X
 from helpers.answer_check import QUANTITIES, RIGHT, ROUNDING, WRONG, diagnose, question_text, typed_places
 
-X = np.array([
-    [1.133, -0.299, 0.503],
-    [-0.176, 0.911, 0.143],
-    [0.766, 0.781, -0.518],
-    [1.601, -0.669, 0.368],
-    [0.663, 0.779, 0.648],
-])
 ROW1, ROW5 = X[0], X[4]
-EPS = 1e-5
 
 
 def typed(value: float, places: int = 4) -> str:

@@ -68,12 +68,14 @@ def test_decimals_3_shows_the_lessons_pencil_numbers():
     result = run("--decimals", "3")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert numbers_of(out, "mean")[-1] == "0.446"
-    assert numbers_of(out, "variance")[-1] == "0.343"
-    assert numbers_of(out, "std")[-1] == "0.586"
-    assert numbers_of(out, "normalised")[-3:] == ["1.172", "-1.271", "0.097"]
+    # row 1 by hand, then beside it the exact values to 5 places (the guide's 0.44567, 0.34341, 0.58602)
+    assert numbers_of(out, "mean") == ["0.446", "0.44567"]
+    assert numbers_of(out, "variance") == ["0.343", "0.34341"]
+    assert numbers_of(out, "std") == ["0.586", "0.58602"]
+    assert numbers_of(out, "normalised") == ["1.172", "-1.271", "0.097", "1.17288", "-1.27071", "0.09783"]
     assert "rounded by hand to 3 places" in out
-    assert "≠ exact" in out  # row 5 drifts
+    assert numbers_of(out, "std", 4) == ["0.055", "0.05862"]  # row 5 drifts
+    assert "≠ exact: rounding to 3 places moved: squares, variance" in out
 
 
 def test_row_of_your_own():
@@ -87,7 +89,8 @@ def test_row_of_your_own():
 def test_row_with_negative_first_value():
     result = run("--row", "-1", "0", "1", "--decimals", "2")
     assert result.returncode == 0, result.stderr
-    assert numbers_of(result.stdout, "normalised")[-3:] == ["-1.22", "0.00", "1.22"]
+    # by hand to 2 places, then exactly: (x − 0) / √(2/3 + 1e-5) = ±1.2247
+    assert numbers_of(result.stdout, "normalised") == ["-1.22", "0.00", "1.22", "-1.2247", "0.0000", "1.2247"]
 
 
 def test_csv_of_your_own(tmp_path):

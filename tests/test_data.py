@@ -12,23 +12,8 @@ import numpy as np
 import pytest
 
 import helpers
-from helpers.data import load_matrix, parse_matrix_text, parse_number, parse_row
-
-# The lesson's residual matrix and its (wrong) published output, as printed in the lesson.
-LESSON_X = [
-    [1.133, -0.299, 0.503],
-    [-0.176, 0.911, 0.143],
-    [0.766, 0.781, -0.518],
-    [1.601, -0.669, 0.368],
-    [0.663, 0.779, 0.648],
-]
-PUBLISHED_OUTPUT = [
-    [1.40, -1.52, 0.12],
-    [-1.15, 1.29, -0.14],
-    [0.71, 0.70, -1.41],
-    [1.31, -1.14, -0.17],
-    [-0.16, 0.91, -0.75],
-]
+from conftest import LESSON_X, PUBLISHED_OUTPUT  # the lesson's matrix and its (wrong) published output, as printed
+from helpers.data import load_matrix, parse_matrix_text, parse_number, parse_row, split_row
 
 
 def write(tmp_path: Path, content: str | bytes, name: str = "matrix.csv") -> Path:
@@ -200,6 +185,14 @@ def test_parse_number_refuses_in_plain_words(text, message):
 def test_parse_row_reads_pasted_rows(text):
     np.testing.assert_array_equal(parse_row(text), [1.133, -0.299, 0.503])
     assert parse_row(text).dtype == np.float64
+
+
+@pytest.mark.parametrize("text, pieces", [
+    ("1, 2, 3", ["1", "2", "3"]), ("[1.50 \u22122, 3e-2]", ["1.50", "-2", "3e-2"]), ("[ ]", []),
+    ("1, [, 2", ["1", "", "2"]),  # parse_row then says "Value 2 is empty"
+])
+def test_split_row_keeps_each_value_as_it_was_typed(text, pieces):
+    assert split_row(text) == pieces
 
 
 @pytest.mark.parametrize("text, message", [

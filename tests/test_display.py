@@ -13,17 +13,12 @@ import numpy as np
 import pytest
 
 import helpers
+from conftest import LESSON_X as X
+from conftest import numpy_stages
 from helpers import format_number, layer_norm_steps, show_matrix
 from helpers.display import STAGE_LABELS, format_eps, format_values, steps_html, steps_text, text_width
 from helpers.layernorm import STAGES
 
-X = np.array([
-    [1.133, -0.299, 0.503],
-    [-0.176, 0.911, 0.143],
-    [0.766, 0.781, -0.518],
-    [1.601, -0.669, 0.368],
-    [0.663, 0.779, 0.648],
-])
 VOID_ELEMENTS = {"br", "hr", "img", "input", "meta", "link", "col", "wbr"}
 
 
@@ -47,6 +42,7 @@ class TableReader(HTMLParser):
             self.rows.append([])
         elif tag in ("td", "th"):
             self._cell = []
+            self._span = int(dict(attrs).get("colspan", 1))
 
     def handle_endtag(self, tag):
         if not self.open_tags or self.open_tags[-1] != tag:
@@ -55,6 +51,7 @@ class TableReader(HTMLParser):
         self.open_tags.pop()
         if tag in ("td", "th") and self._cell is not None:
             self.rows[-1].append("".join(self._cell).strip())
+            self.rows[-1].extend([""] * (self._span - 1))  # a cell spanning k columns counts as k cells
             self._cell = None
 
     def handle_data(self, data):
@@ -118,26 +115,67 @@ def test_steps_text_row_1_exact_shows_the_true_numbers():
     assert "≠ exact" not in text
 
 
-def test_steps_text_row_1_by_hand_shows_the_lessons_pencil_numbers():
+def numbers_on(line: str) -> list[str]:
+    return [word for word in line.split() if word[0].isdigit() or word[0] == "-"]
+
+
+def stage_lines(text: str) -> dict[str, str]:
+    """The stage lines of a steps table by their label (the text before the first two spaces)."""
+    labels = {label for label, _, _ in STAGE_LABELS.values()}
+    lines = {line.strip(" ▶").split("  ")[0]: line for line in text.splitlines()}
+    return {label: line for label, line in lines.items() if label in labels}
+
+
+def five(values) -> list[str]:
+    """Values to 5 places, as a hand-rounded record shows the exact ones beside its own 3."""
+    return [f"{value:.5f}" for value in np.atleast_1d(values)]
+
+
+def test_steps_text_row_1_by_hand_shows_the_lessons_pencil_numbers_beside_the_exact_ones():
     text = steps_text(layer_norm_steps(X[0], decimals=3))
-    lines = {line.split()[0]: line for line in text.splitlines()[1:] if line.strip()}
-    expected = {
+    lines = stage_lines(text)
+    by_hand = {
         "mean": ["0.446"], "differences": ["0.687", "-0.745", "0.057"], "squares": ["0.472", "0.555", "0.003"],
         "variance": ["0.343"], "std": ["0.586"], "normalised": ["1.172", "-1.271", "0.097"],
     }
-    for label, numbers in expected.items():
-        assert lines[label].split()[-len(numbers):] == numbers, label
+    exact = numpy_stages(X[0])
+    for label, digits in by_hand.items():
+        assert numbers_on(lines[label]) == digits + five(exact[label]), label
     assert "rounded by hand to 3 places (halves away from zero)" in text
-    assert "changed no stage by more than its last place" in text
+    assert text.splitlines()[1].split() == ["by", "hand", "(3", "places)", "exact"]
+    assert text.splitlines()[-1] == "  Rounding to 3 places changed no stage by more than its last place."
+    assert "≠ exact" not in text
 
 
-def test_steps_text_row_5_by_hand_marks_the_drift():
+def test_steps_text_row_5_by_hand_marks_the_drift_and_sums_it_up_in_one_line():
     text = steps_text(layer_norm_steps(X[4], decimals=3))
-    marked = {line.split()[0] for line in text.splitlines() if line.endswith("≠ exact")}
-    assert {"variance", "std", "normalised", "output"} <= marked
-    assert "mean" not in marked
-    assert "variance: 0.00343" in text  # the exact value, to 5 places
-    assert "output: -0.57427  1.40441  -0.83014" in text
+    lines = stage_lines(text)
+    marked = [label for label, line in lines.items() if line.endswith("≠ exact")]
+    assert {"variance", "std", "normalised", "output"} <= set(marked)
+    assert "mean" not in marked and "differences" not in marked
+    exact = numpy_stages(X[4])
+    assert numbers_on(lines["std"]) == ["0.055"] + five(exact["std"])  # the guide: std 0.055 by hand, 0.05862 true
+    assert numbers_on(lines["normalised"]) == ["-0.618", "1.491", "-0.891"] + five(exact["normalised"])
+    assert numbers_on(lines["variance"]) == ["0.003", "0.00343"]
+    assert len(text.splitlines()) == 2 + len(lines) + 1  # title, heading, a line per stage, ONE summary line
+    assert text.splitlines()[-1] == f"  ≠ exact: rounding to 3 places moved: {', '.join(marked)}."
+
+
+def test_steps_text_by_hand_keeps_the_exact_column_and_the_marks_aligned():
+    text = steps_text(layer_norm_steps(X[4], decimals=3))
+    header, *lines = [strip_accents(line) for line in text.splitlines()[1:-1]]
+    exact_column = header.index("exact")
+    marks = set()
+    for line in lines:
+        assert line[exact_column - 3:exact_column] == "   ", line  # three spaces, then the exact block
+        if line.endswith("≠ exact"):
+            marks.add(line.index("≠ exact"))
+    assert len(marks) == 1  # every "≠ exact" in one column
+
+
+def strip_accents(line: str) -> str:
+    """The line as it sits on screen, one character per column (x̂'s accent takes none)."""
+    return "".join(ch for ch in line if text_width(ch))
 
 
 def test_steps_text_is_deterministic_and_is_the_records_str_and_repr():
@@ -201,14 +239,33 @@ def test_steps_html_with_gamma_and_beta_shows_all_twelve_stages():
     assert dict((row[0], row[2:]) for row in rows)["gamma"] == ["1.0000", "2.0000", "3.0000"]
 
 
+def hand_and_exact(cells: list[str]) -> tuple[list[str], list[str]]:
+    """A hand-rounded table row's cells split at the │ between the hand digits and the exact ones."""
+    middle = cells.index("│")
+    return [c for c in cells[:middle] if c], [c for c in cells[middle + 1:] if c]
+
+
 def test_steps_html_by_hand_row_1_and_row_5():
-    rows = dict((row[0], row[2:]) for row in stage_rows(layer_norm_steps(X[0], decimals=3)._repr_html_()))
-    assert rows["mean"] == ["0.446"]
-    assert rows["normalised"] == ["1.172", "-1.271", "0.097"]
+    header, *rows = stage_rows(layer_norm_steps(X[0], decimals=3)._repr_html_())
+    assert [cell for cell in header if cell] == ["by hand (3 places)", "exact"]
+    cells = {row[0]: row[2:] for row in rows}
+    exact = numpy_stages(X[0])
+    assert hand_and_exact(cells["mean"]) == (["0.446"], five(exact["mean"]))
+    assert hand_and_exact(cells["normalised"]) == (["1.172", "-1.271", "0.097"], five(exact["normalised"]))
+    assert len({row.index("│") for row in rows}) == 1  # the exact values start in one column
     markup = layer_norm_steps(X[4], decimals=3)._repr_html_()
     flagged = [row[0] for row in stage_rows(markup) if row[0].endswith("≠ exact")]
     assert {"variance ≠ exact", "std ≠ exact", "output ≠ exact"} <= set(flagged)
-    assert "variance: 0.00343" in markup
+    moved = ", ".join(label.removesuffix(" ≠ exact") for label in flagged)
+    assert f"≠ exact: rounding to 3 places moved: {moved}." in markup
+
+
+def test_steps_html_shades_and_bolds_only_the_focused_stage():
+    plain = layer_norm_steps(X[0])._repr_html_().split("<tr")[1:]
+    focused = steps_html(layer_norm_steps(X[0]), focus="std").split("<tr")[1:]
+    changed = [row for before, row in zip(plain, focused) if row != before]
+    assert len(changed) == 1
+    assert ">std</th>" in changed[0] and "background" in changed[0].split(">")[0] and "font-weight:700" in changed[0]
 
 
 def test_steps_html_escapes_and_is_deterministic():

@@ -15,18 +15,11 @@ import numpy as np
 import pytest
 
 import helpers
+from conftest import LESSON_X as X
+from conftest import LESSON_X_TEXT, exact_layer_norm, torch_layer_norm
 from helpers import STAGES, layer_norm, layer_norm_steps, round_half_up
 
-# The lesson's matrix as written, so the references below start from the exact decimals.
-LESSON_X_TEXT = [
-    ["1.133", "-0.299", "0.503"],
-    ["-0.176", "0.911", "0.143"],
-    ["0.766", "0.781", "-0.518"],
-    ["1.601", "-0.669", "0.368"],
-    ["0.663", "0.779", "0.648"],
-]
-X = np.array([[float(v) for v in row] for row in LESSON_X_TEXT])
-EPS = Fraction(1, 100_000)
+EXACT_EPS = Fraction(1, 100_000)  # 1e-5, exactly
 
 # ../shared/GUIDE.md's table, as printed (mean and variance to 5 places, std to 5, output to 4).
 GUIDE_TABLE = [
@@ -38,23 +31,6 @@ GUIDE_TABLE = [
 ]
 
 
-def exact_row(texts, eps=EPS):
-    """Mean and biased variance as exact fractions; std and output to float precision."""
-    x = [Fraction(t) for t in texts]
-    mean = sum(x) / len(x)
-    variance = sum((v - mean) ** 2 for v in x) / len(x)
-    std = math.sqrt(variance + eps)  # float(Fraction) inside sqrt: correctly rounded first
-    return mean, variance, std, [float(v - mean) / std for v in x]
-
-
-def torch_layer_norm_float64(x, weight=None, bias=None, eps=1e-5):
-    torch = pytest.importorskip("torch")
-    tensor = torch.tensor(np.asarray(x), dtype=torch.float64)
-    w = None if weight is None else torch.tensor(weight, dtype=torch.float64)
-    b = None if bias is None else torch.tensor(bias, dtype=torch.float64)
-    return torch.nn.functional.layer_norm(tensor, (tensor.shape[-1],), w, b, eps).numpy()
-
-
 # ---------------------------------------------------------------------------------------------
 # The guide's table: exact references, torch, and the printed digits
 
@@ -62,7 +38,7 @@ def torch_layer_norm_float64(x, weight=None, bias=None, eps=1e-5):
 @pytest.mark.parametrize("row", range(5))
 def test_guide_table_matches_exact_arithmetic(row):
     """The guide's printed digits are the exact values rounded (so the table itself is right)."""
-    mean, variance, std, output = exact_row(LESSON_X_TEXT[row])
+    mean, variance, std, output = exact_layer_norm(LESSON_X_TEXT[row])
     printed_mean, printed_variance, printed_std, printed_output = GUIDE_TABLE[row]
     assert abs(float(mean) - printed_mean) <= 0.5e-5
     assert abs(float(variance) - printed_variance) <= 0.5e-5
@@ -72,13 +48,13 @@ def test_guide_table_matches_exact_arithmetic(row):
 
 @pytest.mark.parametrize("row", range(5))
 def test_layer_norm_steps_exact_matches_exact_arithmetic(row):
-    mean, variance, std, output = exact_row(LESSON_X_TEXT[row])
+    mean, variance, std, output = exact_layer_norm(LESSON_X_TEXT[row])
     record = layer_norm_steps(X[row])
     assert record.decimals is None and record.exact is None
     assert record.mean == pytest.approx(float(mean), abs=1e-15)
     assert record.variance == pytest.approx(float(variance), abs=1e-15)
     assert record.eps == 1e-5
-    assert record.variance_plus_eps == pytest.approx(float(variance + EPS), abs=1e-15)
+    assert record.variance_plus_eps == pytest.approx(float(variance + EXACT_EPS), abs=1e-15)
     assert record.std == pytest.approx(std, abs=1e-15)
     x = [Fraction(t) for t in LESSON_X_TEXT[row]]
     np.testing.assert_allclose(record.differences, [float(v - mean) for v in x], rtol=0, atol=1e-15)
@@ -91,7 +67,7 @@ def test_layer_norm_steps_exact_matches_exact_arithmetic(row):
 
 
 def test_layer_norm_of_the_lesson_matrix_matches_exact_arithmetic_and_the_guide():
-    expected = np.array([exact_row(texts)[3] for texts in LESSON_X_TEXT])
+    expected = np.array([exact_layer_norm(texts)[3] for texts in LESSON_X_TEXT])
     out = layer_norm(X)
     assert out.dtype == np.float64 and out.shape == (5, 3)
     np.testing.assert_allclose(out, expected, rtol=0, atol=1e-14)
@@ -100,26 +76,26 @@ def test_layer_norm_of_the_lesson_matrix_matches_exact_arithmetic_and_the_guide(
 
 
 def test_layer_norm_matches_torch_float64_on_the_lesson_matrix():
-    np.testing.assert_allclose(layer_norm(X), torch_layer_norm_float64(X), rtol=0, atol=1e-14)
+    np.testing.assert_allclose(layer_norm(X), torch_layer_norm(X), rtol=0, atol=1e-14)
 
 
 def test_layer_norm_gamma_beta_match_torch_float64():
     gamma, beta = [1.0, 2.0, -0.5], [0.0, 0.1, 3.0]
-    np.testing.assert_allclose(layer_norm(X, gamma, beta), torch_layer_norm_float64(X, gamma, beta),
+    np.testing.assert_allclose(layer_norm(X, gamma, beta), torch_layer_norm(X, gamma, beta),
                                rtol=0, atol=1e-14)
     record = layer_norm_steps(X[1], gamma=gamma, beta=beta)
-    np.testing.assert_allclose(record.output, torch_layer_norm_float64(X[1], gamma, beta), rtol=0, atol=1e-14)
+    np.testing.assert_allclose(record.output, torch_layer_norm(X[1], gamma, beta), rtol=0, atol=1e-14)
 
 
 @pytest.mark.parametrize("eps", [0.0, 1e-12, 1e-6, 1e-3, 0.5])
 def test_layer_norm_eps_matches_exact_arithmetic(eps):
-    expected = np.array([exact_row(texts, Fraction(eps))[3] for texts in LESSON_X_TEXT])
+    expected = np.array([exact_layer_norm(texts, Fraction(eps))[3] for texts in LESSON_X_TEXT])
     np.testing.assert_allclose(layer_norm(X, eps=eps), expected, rtol=0, atol=1e-13)
 
 
 def test_keras_default_eps_visibly_changes_row_5():
     """The guide: Keras' eps = 1e-3 moves row 5 (tiny variance) but hardly row 1."""
-    _, _, _, row5_keras = exact_row(LESSON_X_TEXT[4], Fraction(1, 1000))
+    _, _, _, row5_keras = exact_layer_norm(LESSON_X_TEXT[4], Fraction(1, 1000))
     np.testing.assert_allclose(layer_norm(X[4], eps=1e-3), row5_keras, atol=1e-14)
     assert np.max(np.abs(layer_norm(X[4], eps=1e-3) - layer_norm(X[4]))) > 0.1
     assert np.max(np.abs(layer_norm(X[0], eps=1e-3) - layer_norm(X[0]))) < 0.01
@@ -183,8 +159,8 @@ def test_row_5_by_hand_drifts_and_says_where():
     assert not flagged & {"input", "mean", "differences", "eps", "gamma", "beta"}
     variance_drift = next(d for d in record.rounding_drift() if d.stage == "variance")
     assert variance_drift.hand == 0.003
-    assert variance_drift.exact == pytest.approx(float(exact_row(LESSON_X_TEXT[4])[1]), abs=1e-15)
-    exact_variance = exact_row(LESSON_X_TEXT[4])[1]
+    assert variance_drift.exact == pytest.approx(float(exact_layer_norm(LESSON_X_TEXT[4])[1]), abs=1e-15)
+    exact_variance = exact_layer_norm(LESSON_X_TEXT[4])[1]
     assert variance_drift.largest_difference == pytest.approx(float(exact_variance - Fraction("0.003")), abs=1e-15)
     output_drift = next(d for d in record.rounding_drift() if d.stage == "output")
     np.testing.assert_allclose(output_drift.exact, [-0.5743, 1.4044, -0.8301], atol=0.5e-4)
@@ -325,7 +301,7 @@ def test_layer_norm_any_leading_shape():
     out = layer_norm(x)
     assert out.shape == (2, 4, 3)
     np.testing.assert_allclose(out.reshape(8, 3), layer_norm(x.reshape(8, 3)), rtol=0, atol=0)
-    np.testing.assert_allclose(out, torch_layer_norm_float64(x), rtol=0, atol=1e-14)
+    np.testing.assert_allclose(out, torch_layer_norm(x), rtol=0, atol=1e-14)
 
 
 def test_layer_norm_does_not_change_its_input():
@@ -434,6 +410,8 @@ def test_layer_norm_constant_row_with_eps_0():
     (X[0], {"decimals": "3"}, r"decimal places must be a whole number.*got '3'"),
     (X[0], {"decimals": True}, r"decimal places must be a whole number.*got True"),
     ([1e200, 0.0, 1.0], {}, r"The values are too large: their squares overflow float64 \(keep them below about 1e\+154\)"),
+    (X[0], {"gamma": [1.7e308, 1.0, 1.0]}, r"γ · x̂ \+ β is too large to store as a number \(over about 1\.8e308\)"),
+    (X[0], {"beta": [0.0, 0.0, 1.7e308], "gamma": [1.0, 1.0, 1.7e308]}, r"use a smaller gamma or beta"),
     ([2.0, 2.0, 2.0], {"eps": 0}, r"Every value in the row is the same and eps is 0, so the standard deviation "
                                   r"is 0 and dividing by it is impossible; use a positive eps such as 1e-5"),
     (X[4], {"decimals": 1}, r"At 1 decimal places the standard deviation rounds to 0.*keep more places"),
@@ -454,3 +432,11 @@ def test_layer_norm_reports_overflowing_squares_instead_of_returning_zeros(dtype
     x = np.array([[huge, 0.0, 1.0]], dtype=dtype)
     with pytest.raises(ValueError, match=f"their squares overflow {np.dtype(dtype).name}"):
         layer_norm(x)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_layer_norm_reports_an_overflowing_scale_instead_of_returning_infinity(dtype):
+    # γ = largest float: 1.17 · γ is past it, which numpy would silently make inf.
+    gamma = np.full(3, np.finfo(dtype).max, dtype=dtype)
+    with pytest.raises(ValueError, match="γ · x̂ \\+ β is too large"):
+        layer_norm(X.astype(dtype), gamma=gamma)

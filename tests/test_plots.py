@@ -1,6 +1,7 @@
 """helpers.plots: each picture has the expected artists at the expected places, and its numbers as text.
 
-Expected positions are computed here with plain numpy. Uses matplotlib's Agg backend (no display).
+Expected positions are computed with plain numpy (here and in tests/conftest.py). Uses matplotlib's
+Agg backend (no display).
 """
 
 from __future__ import annotations
@@ -20,16 +21,11 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Circle, Rectangle  # noqa: E402
 
 import helpers  # noqa: E402
+from conftest import EPS  # noqa: E402
+from conftest import LESSON_X as X  # noqa: E402
+from conftest import numpy_layer_norm  # noqa: E402
 from helpers import plots  # noqa: E402
 
-X = np.array([
-    [1.133, -0.299, 0.503],
-    [-0.176, 0.911, 0.143],
-    [0.766, 0.781, -0.518],
-    [1.601, -0.669, 0.368],
-    [0.663, 0.779, 0.648],
-])
-EPS = 1e-5
 OKABE_ITO = {"#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#000000"}
 
 
@@ -37,13 +33,6 @@ OKABE_ITO = {"#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "
 def close_figures():
     yield
     plt.close("all")
-
-
-def normalise(matrix, eps=EPS):
-    matrix = np.asarray(matrix, dtype=np.float64)
-    mean = matrix.mean(axis=-1, keepdims=True)
-    variance = ((matrix - mean) ** 2).mean(axis=-1, keepdims=True)
-    return (matrix - mean) / np.sqrt(variance + eps)
 
 
 def bars_by_gid(ax, gid):
@@ -87,6 +76,45 @@ def test_number_line_marks_the_mean_and_one_std_either_side(row):
     assert f"{mean:.4f}" in text and f"{std:.4f}" in text and f"{mean + std:.4f}" in text
 
 
+def label_boxes_and_leader_lines(ax):
+    """Each value label's box on screen, and each leader line from a value up to its label, in pixels."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.collections import LineCollection
+
+    canvas = FigureCanvasAgg(ax.figure)  # a Figure made outside pyplot has no canvas of its own
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    boxes = [text.get_window_extent(renderer) for text in ax.texts]
+    leaders = [ax.transData.transform(segment) for collection in ax.collections
+               if isinstance(collection, LineCollection) for segment in collection.get_segments()]
+    return boxes, leaders
+
+
+@pytest.mark.parametrize("row", range(5))
+@pytest.mark.parametrize("figure_of", ["pyplot", "row editor"])
+def test_number_line_labels_cross_no_line_and_no_other_label(row, figure_of):
+    record = helpers.layer_norm_steps(X[row])
+    if figure_of == "pyplot":
+        ax = plots.number_line(record).axes[0]
+    else:  # the smaller picture the row editor redraws
+        pytest.importorskip("ipywidgets")
+        from helpers.widgets import _NumberLinePicture
+
+        picture = _NumberLinePicture()
+        picture.png(record)
+        ax = picture.figure.axes[0]
+    mean, std = X[row].mean(), np.sqrt(X[row].var() + EPS)
+    boxes, leaders = label_boxes_and_leader_lines(ax)
+    assert len(boxes) == len(leaders) == 3
+    vertical_lines = [ax.transData.transform((x, 0))[0] for x in (mean - std, mean, mean + std)]
+    for k, box in enumerate(boxes):
+        assert ax.bbox.x0 <= box.x0 and box.x1 <= ax.bbox.x1, "a label sticks out of the plot"
+        assert not any(box.x0 < x < box.x1 for x in vertical_lines), f"{ax.texts[k].get_text()} crosses a line"
+        assert not any(box.overlaps(other) for other in boxes[k + 1:]), "two labels overlap"
+        for (x, bottom), (_, top) in leaders:
+            assert not (box.x0 < x < box.x1 and bottom < box.y1 and box.y0 < top), "a leader line crosses a label"
+
+
 def test_number_line_draws_into_a_given_axes():
     figure, ax = plt.subplots()
     returned = plots.number_line(helpers.layer_norm_steps(X[0]), ax=ax)
@@ -108,21 +136,22 @@ def test_before_after_bars_are_the_input_and_the_output():
     before = [bar.get_height() for bar in bars_by_gid(ax, "before")]
     after = [bar.get_height() for bar in bars_by_gid(ax, "after")]
     np.testing.assert_allclose(before, X[0])
-    np.testing.assert_allclose(after, normalise(X[0]), atol=1e-12)
+    np.testing.assert_allclose(after, numpy_layer_norm(X[0]), atol=1e-12)
     labels = [t.get_text() for t in ax.texts]
-    assert "1.133" in labels and f"{normalise(X[0])[1]:.3f}" in labels
+    assert "1.133" in labels and f"{numpy_layer_norm(X[0])[1]:.3f}" in labels
     assert f"{X[0].mean():.4f}" in ax.get_title()
     assert_labelled(ax)
     text = plots.before_after_text(record)
-    assert all(f"{v:.4f}" in text for v in normalise(X[0]))
+    assert all(f"{v:.4f}" in text for v in numpy_layer_norm(X[0]))
 
 
 def test_before_after_of_the_matrix_has_one_panel_per_row():
-    figure = plots.before_after(X, normalise(X))
+    figure = plots.before_after(X, numpy_layer_norm(X))
     panels = [ax for ax in figure.axes if ax.get_visible()]
     assert len(panels) == 5
     for i, ax in enumerate(panels):
-        np.testing.assert_allclose([b.get_height() for b in bars_by_gid(ax, "after")], normalise(X[i]), atol=1e-12)
+        np.testing.assert_allclose([b.get_height() for b in bars_by_gid(ax, "after")], numpy_layer_norm(X[i]),
+                                   atol=1e-12)
         assert ax.get_title().startswith(f"row {i + 1}")
     assert "row 5" in plots.before_after_text(X)
     # the second argument may still be an axes, as in before_after(record, ax)
@@ -137,13 +166,13 @@ def test_matrix_heatmaps_show_the_matrix_in_and_out_with_every_value_written():
     images = [ax for ax in figure.axes if ax.images]
     assert len(images) == 2
     np.testing.assert_allclose(images[0].images[0].get_array(), X)
-    np.testing.assert_allclose(images[1].images[0].get_array(), normalise(X), atol=1e-12)
-    for ax, values in zip(images, (X, normalise(X))):
+    np.testing.assert_allclose(images[1].images[0].get_array(), numpy_layer_norm(X), atol=1e-12)
+    for ax, values in zip(images, (X, numpy_layer_norm(X))):
         assert sorted(t.get_text() for t in ax.texts) == sorted(f"{v:.3f}" for v in values.ravel())
         assert_labelled(ax)
         assert ax.images[0].get_cmap().name == plots.HEATMAP_COLOURS
     text = plots.matrix_heatmaps_text(X)
-    assert all(f"{v:.4f}" in text for v in normalise(X).ravel())
+    assert all(f"{v:.4f}" in text for v in numpy_layer_norm(X).ravel())
 
 
 def test_matrix_heatmaps_compare_another_table():
@@ -159,7 +188,7 @@ def test_normalised_circle_for_three_features():
     circles = [p for p in ax.patches if isinstance(p, Circle)]
     assert len(circles) == 1
     assert circles[0].get_radius() == pytest.approx(math.sqrt(3)) and circles[0].center == (0, 0)
-    y = normalise(X)
+    y = numpy_layer_norm(X)
     u = np.array([1, -1, 0]) / math.sqrt(2)
     v = np.array([1, 1, -2]) / math.sqrt(6)
     for i in range(5):
@@ -179,8 +208,27 @@ def test_normalised_circle_for_three_features():
         plots.normalised_circle(np.ones((2, 4)))
 
 
+def test_normalised_circle_can_add_other_points_such_as_the_published_table():
+    published = helpers.load_published_output()
+    figure = plots.normalised_circle(X, extra_points=published, extra_label="published")
+    ax = figure.axes[0]
+    u = np.array([1, -1, 0]) / math.sqrt(2)
+    v = np.array([1, 1, -2]) / math.sqrt(6)
+    for i, row in enumerate(published):  # drawn as they are, not normalised
+        cross = artist_by_gid(ax, f"published {i + 1}")
+        np.testing.assert_allclose([cross.get_xdata()[0], cross.get_ydata()[0]], [row @ u, row @ v], atol=1e-12)
+        assert cross.get_marker() == "X" and to_hex(cross.get_markeredgecolor()) == plots.ROW_COLOURS[i].lower()
+    assert sorted(t.get_text() for t in ax.texts if t.get_text().startswith("published")) == [
+        f"published {i}" for i in range(1, 6)]
+    assert "published rows" in [text.get_text() for text in ax.get_legend().get_texts()]
+    text = plots.normalised_circle_text(X, extra_points=published, extra_label="published")
+    assert "published 1" in text and f"{np.linalg.norm(published[0]):.4f}" in text  # 2.0700: outside the circle
+    with pytest.raises(ValueError, match="exactly 3 features"):
+        plots.normalised_circle(X, extra_points=np.ones((2, 4)))
+
+
 def test_plane_coordinates_keep_lengths_of_points_in_the_plane():
-    y = normalise(X)
+    y = numpy_layer_norm(X)
     np.testing.assert_allclose(np.linalg.norm(plots.plane_coordinates(y), axis=1), np.linalg.norm(y, axis=1))
 
 

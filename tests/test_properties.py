@@ -22,6 +22,7 @@ from hypothesis import strategies as st  # noqa: E402
 from hypothesis.extra import numpy as hnp  # noqa: E402
 
 import helpers  # noqa: E402
+from conftest import torch_layer_norm  # noqa: E402
 from helpers import format_number, layer_norm, layer_norm_steps, load_matrix, round_half_up  # noqa: E402
 from helpers.display import steps_text  # noqa: E402
 
@@ -70,8 +71,7 @@ def test_output_rows_have_mean_0_and_variance_var_over_var_plus_eps(x, eps):
 @FAST
 @given(matrices(), eps_values)
 def test_agrees_with_torch_functional_layer_norm_float64(x, eps):
-    torch = pytest.importorskip("torch")
-    reference = torch.nn.functional.layer_norm(torch.from_numpy(x.copy()), (x.shape[-1],), eps=eps).numpy()
+    reference = torch_layer_norm(x, eps=eps)
     np.testing.assert_allclose(layer_norm(x, eps=eps), reference, rtol=0, atol=2 * tolerance(x, eps))
 
 
@@ -129,13 +129,12 @@ def test_gamma_and_beta_apply_per_feature(data, eps):
 @FAST
 @given(st.data(), eps_values)
 def test_gamma_and_beta_agree_with_torch(data, eps):
-    torch = pytest.importorskip("torch")
+    pytest.importorskip("torch")
     x = data.draw(matrices())
     features = x.shape[-1]
     per_feature = hnp.arrays(np.float64, features, elements=st.floats(-10, 10))
     gamma, beta = data.draw(per_feature), data.draw(per_feature)
-    reference = torch.nn.functional.layer_norm(torch.from_numpy(x.copy()), (features,), torch.from_numpy(gamma),
-                                               torch.from_numpy(beta), eps).numpy()
+    reference = torch_layer_norm(x, gamma, beta, eps)
     tol = 2 * tolerance(x, eps) * max(1.0, float(np.max(np.abs(gamma))))
     np.testing.assert_allclose(layer_norm(x, gamma, beta, eps), reference, rtol=0, atol=tol + 1e-12)
 

@@ -17,29 +17,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import helpers
+from conftest import EPS, LESSON_X, torch_layer_norm
+from conftest import PUBLISHED_OUTPUT as PUBLISHED
 from helpers.published_check import CONVENTIONS, check_published_output, smallest_zero_sum_squares
 
-LESSON_X = np.array([
-    [1.133, -0.299, 0.503],
-    [-0.176, 0.911, 0.143],
-    [0.766, 0.781, -0.518],
-    [1.601, -0.669, 0.368],
-    [0.663, 0.779, 0.648],
-])
-PUBLISHED = np.array([
-    [1.40, -1.52, 0.12],
-    [-1.15, 1.29, -0.14],
-    [0.71, 0.70, -1.41],
-    [1.31, -1.14, -0.17],
-    [-0.16, 0.91, -0.75],
-])
-EPS = 1e-5
 HALF_UNIT = 0.005  # the table is printed to 2 places
 
 
-def torch_layer_norm(x, eps=EPS, unbiased=False, eps_inside_root=True):
+def layer_norm_under(x, eps=EPS, unbiased=False, eps_inside_root=True):
     """LayerNorm (γ = 1, β = 0) in torch float64 under one of the four conventions."""
-    t = torch.as_tensor(np.asarray(x, dtype=np.float64))
+    t = torch.tensor(np.asarray(x, dtype=np.float64))
     differences = t - t.mean(dim=-1, keepdim=True)
     variance = t.var(dim=-1, keepdim=True, unbiased=unbiased)
     if eps_inside_root:
@@ -52,7 +39,7 @@ def prints_as(values, digits) -> bool:
     return bool(np.all(np.abs(np.asarray(values) - np.asarray(digits)) <= HALF_UNIT + 1e-9))
 
 
-TRUE_OUTPUT = torch.nn.functional.layer_norm(torch.tensor(LESSON_X), (3,), eps=EPS).numpy()
+TRUE_OUTPUT = torch_layer_norm(LESSON_X)  # F.layer_norm in float64
 TRUE_ROUNDED = np.array([[float(f"{v:.2f}") for v in row] for row in TRUE_OUTPUT])
 
 
@@ -105,7 +92,7 @@ def test_no_eps_under_any_convention_prints_any_published_row(published_check):
     for convention, fits in zip(CONVENTIONS, zip(*(row.eps_fits for row in published_check.rows))):
         assert not any(fit.fits for fit in fits), convention.name
         for eps in eps_values:
-            outputs = torch_layer_norm(LESSON_X, eps, convention.unbiased, convention.eps_inside_root)
+            outputs = layer_norm_under(LESSON_X, eps, convention.unbiased, convention.eps_inside_root)
             assert not any(prints_as(out, digits) for out, digits in zip(outputs, PUBLISHED)), (convention.name, eps)
 
 
@@ -116,7 +103,7 @@ def test_the_true_output_rounded_passes_and_its_eps_ranges_are_right():
     for row, x_row, digits in zip(check.rows, LESSON_X, TRUE_ROUNDED):
         for convention, fit in zip(CONVENTIONS, row.eps_fits):
             def prints(eps):
-                return prints_as(torch_layer_norm(x_row, eps, convention.unbiased, convention.eps_inside_root), digits)
+                return prints_as(layer_norm_under(x_row, eps, convention.unbiased, convention.eps_inside_root), digits)
 
             if convention.unbiased:  # ÷ (n − 1) shrinks every output by √(2/3): nothing fits
                 assert not fit.fits
@@ -136,7 +123,7 @@ def test_the_true_output_rounded_passes_and_its_eps_ranges_are_right():
 
 def test_a_different_eps_is_recognised_as_possible_but_not_this_one():
     eps = 1e-2  # row 5's tiny variance makes this visibly different
-    other = np.round(torch_layer_norm(LESSON_X, eps), 2)
+    other = np.round(layer_norm_under(LESSON_X, eps), 2)
     check = check_published_output(other, LESSON_X, eps=EPS)
     row5 = check.rows[4]
     assert not row5.close and row5.could_be_layer_norm_of_x
@@ -155,7 +142,7 @@ def test_every_convention_sums_to_0_and_stays_within_its_bound(convention, row, 
     x = np.array(row)
     if np.ptp(x) < 1e-3:  # nearly constant rows: with eps = 0 the scale blows up
         return
-    y = torch_layer_norm(x, eps, convention.unbiased, convention.eps_inside_root)
+    y = layer_norm_under(x, eps, convention.unbiased, convention.eps_inside_root)
     n = x.size
     assert abs(y.sum()) <= 1e-9 * n
     assert (y**2).sum() <= convention.largest_sum_of_squares(n) * (1 + 1e-12)

@@ -5,8 +5,10 @@ Skipped where torch is not installed (e.g. a small Colab-like environment).
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from fractions import Fraction
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,6 +16,8 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import helpers  # noqa: E402
+from conftest import LESSON_X as X  # noqa: E402
+from conftest import LESSON_X_TEXT, exact_layer_norm  # noqa: E402
 from helpers.reference import (  # noqa: E402
     CLOSE_TOLERANCE,
     LessonLayerNorm,
@@ -22,23 +26,10 @@ from helpers.reference import (  # noqa: E402
     compare_implementations,
 )
 
-X_TEXT = [
-    ["1.133", "-0.299", "0.503"],
-    ["-0.176", "0.911", "0.143"],
-    ["0.766", "0.781", "-0.518"],
-    ["1.601", "-0.669", "0.368"],
-    ["0.663", "0.779", "0.648"],
-]
-X = np.array([[float(v) for v in row] for row in X_TEXT])
 
-
-def exact_output(texts, eps=Fraction(1, 100_000), unbiased=False):
+def exact_output(texts, unbiased=False):
     """LayerNorm of one row from its exact decimals (fractions), biased or unbiased variance."""
-    x = [Fraction(t) for t in texts]
-    mean = sum(x) / len(x)
-    variance = sum((v - mean) ** 2 for v in x) / (len(x) - 1 if unbiased else len(x))
-    std = math.sqrt(variance + eps)
-    return [float(v - mean) / std for v in x]
+    return exact_layer_norm(texts, unbiased=unbiased)[3]
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +51,7 @@ def test_lesson_module_matches_exact_arithmetic_in_float64():
     module = LessonLayerNorm(3).double()
     with torch.no_grad():
         out = module(torch.from_numpy(X.copy())).numpy()
-    np.testing.assert_allclose(out, [exact_output(row) for row in X_TEXT], rtol=0, atol=1e-14)
+    np.testing.assert_allclose(out, [exact_output(row) for row in LESSON_X_TEXT], rtol=0, atol=1e-14)
     np.testing.assert_allclose(out[0], [1.1729, -1.2707, 0.0978], atol=0.5e-4)
 
 
@@ -84,9 +75,9 @@ def test_lesson_module_gradients_flow_to_scale_and_shift():
 def test_unbiased_variance_module_is_the_classic_mistake():
     with torch.no_grad():
         out = UnbiasedVarianceLayerNorm(3).double()(torch.from_numpy(X.copy())).numpy()
-    np.testing.assert_allclose(out, [exact_output(row, unbiased=True) for row in X_TEXT], rtol=0, atol=1e-14)
+    np.testing.assert_allclose(out, [exact_output(row, unbiased=True) for row in LESSON_X_TEXT], rtol=0, atol=1e-14)
     # With n = 3, the unbiased variance is 3/2 of the biased one: outputs shrink by about √(2/3).
-    np.testing.assert_allclose(out[0], np.array(exact_output(X_TEXT[0])) * math.sqrt(2 / 3), atol=1e-4)
+    np.testing.assert_allclose(out[0], np.array(exact_output(LESSON_X_TEXT[0])) * math.sqrt(2 / 3), atol=1e-4)
 
 
 def test_compare_implementations_on_the_residual_matrix(report):
@@ -102,7 +93,7 @@ def test_compare_implementations_on_the_residual_matrix(report):
     assert not mistake.close and not mistake.exact
     assert not mistake.expected_to_match and mistake.as_expected
     # the largest difference, computed here from exact arithmetic
-    expected_gap = max(abs(a - b) for row in X_TEXT
+    expected_gap = max(abs(a - b) for row in LESSON_X_TEXT
                        for a, b in zip(exact_output(row, unbiased=True), exact_output(row)))
     assert mistake.max_difference == pytest.approx(expected_gap, abs=1e-12)
     assert mistake.max_difference > 0.2
@@ -140,3 +131,30 @@ def test_compare_reports_exact_close_and_difference():
     assert not far.close and far.max_difference == 0.5
     with pytest.raises(ValueError, match=r"far: shape \(3,\) does not match the reference's \(2,\)"):
         compare("far", [1.0, 2.0, 3.0], [1.0, 2.0])
+
+
+def nbval_sanitized(text: str) -> str:
+    """``text`` as nbval compares it under ``--nbval-sanitize-with tests/nbval_sanitize.cfg``."""
+    nbval_plugin = pytest.importorskip("nbval.plugin")
+    patterns = nbval_plugin.get_sanitize_patterns((Path(__file__).parent / "nbval_sanitize.cfg").read_text())
+    assert patterns, "tests/nbval_sanitize.cfg has no patterns"
+    for regex, replacement in patterns:
+        text = re.sub(regex, replacement, text)
+    return text
+
+
+@pytest.mark.parametrize("view", [str, lambda report: report._repr_html_()], ids=["text", "html"])
+def test_stored_comparisons_do_not_depend_on_the_processor(report, view):
+    """Whether a matching implementation is bit-for-bit equal to nn.LayerNorm depends on the order in
+    which PyTorch adds, so on the processor; nbval must not see that, and must see everything else."""
+    def with_rows(rows):
+        return dataclasses.replace(report, rows=tuple(rows))
+
+    bitwise = with_rows(dataclasses.replace(r, exact=True, max_difference=0.0) if r.close else r for r in report.rows)
+    last_bit = with_rows(dataclasses.replace(r, exact=False, max_difference=2e-16) if r.close else r
+                         for r in report.rows)
+    assert view(bitwise) != view(last_bit)
+    assert nbval_sanitized(view(bitwise)) == nbval_sanitized(view(last_bit))
+    stops_matching = with_rows([dataclasses.replace(report.rows[0], close=False, max_difference=0.3), *report.rows[1:]])
+    assert nbval_sanitized(view(stops_matching)) != nbval_sanitized(view(report))
+    assert "2.6e-01" in nbval_sanitized(view(report)) and "DIFFERS (as it should)" in nbval_sanitized(view(report))

@@ -1,7 +1,7 @@
 """helpers.widgets, headless: build each widget, edit it as a person would, read what it shows.
 
 Runs with ipywidgets 8 (the project's environment) and 7.7.1 (Colab's). Expected numbers are
-computed here with plain numpy, not through helpers. Every bad input must show a message and leave
+computed with plain numpy (tests/conftest.py), not through helpers. Every bad input must show a message and leave
 the last good numbers on screen; no callback may raise.
 """
 
@@ -16,28 +16,11 @@ from hypothesis import strategies as st
 
 ipywidgets = pytest.importorskip("ipywidgets")
 
+from conftest import EPS, numpy_stages  # noqa: E402
+from conftest import LESSON_X as X  # noqa: E402
+import helpers  # noqa: E402
 from helpers import widgets  # noqa: E402
 from helpers.layernorm import STAGES  # noqa: E402
-
-X = np.array([
-    [1.133, -0.299, 0.503],
-    [-0.176, 0.911, 0.143],
-    [0.766, 0.781, -0.518],
-    [1.601, -0.669, 0.368],
-    [0.663, 0.779, 0.648],
-])
-EPS = 1e-5
-
-
-def reference(row, eps=EPS, gamma=1.0, beta=0.0):
-    """Every stage of LayerNorm on one row, in plain numpy."""
-    row = np.asarray(row, dtype=np.float64)
-    mean = row.mean()
-    variance = ((row - mean) ** 2).mean()
-    std = np.sqrt(variance + eps)
-    normalised = (row - mean) / std
-    return {"mean": mean, "differences": row - mean, "squares": (row - mean) ** 2, "variance": variance,
-            "std": std, "normalised": normalised, "output": np.asarray(gamma) * normalised + np.asarray(beta)}
 
 
 def four(value) -> str:
@@ -70,7 +53,7 @@ def text_plain_as_displayed(widget) -> str:
 @pytest.mark.parametrize("row", range(5))
 def test_row_editor_shows_every_stage_of_each_lesson_row(row):
     editor = widgets.row_editor(X[row])
-    expected = reference(X[row])
+    expected = numpy_stages(X[row])
     for shown in (editor.table.value, repr(editor)):
         for name in ("mean", "differences", "squares", "variance", "std", "normalised", "output"):
             assert_shows(shown, expected[name])
@@ -117,7 +100,7 @@ def test_any_pasted_row_gives_the_numpy_result(row, separator, brackets):
     editor.set_row(brackets.format(separator.join(str(v) for v in row)))
     assert editor.message == ""
     np.testing.assert_array_equal(editor.record.input, row)
-    expected = reference(row)["normalised"]
+    expected = numpy_stages(row)["normalised"]
     np.testing.assert_allclose(editor.record.normalised, expected, rtol=1e-9, atol=1e-9)
     assert len(editor.value_boxes) == (len(row) if len(row) <= widgets.MAX_VALUE_BOXES else 0)
 
@@ -126,7 +109,7 @@ def test_set_row_takes_a_list_and_goes_through_the_same_handler():
     editor = widgets.row_editor(X[0])
     editor.set_row(X[3])
     assert editor.row_text.value == "1.601, -0.669, 0.368"
-    assert_shows(editor.table.value, reference(X[3])["normalised"])
+    assert_shows(editor.table.value, numpy_stages(X[3])["normalised"])
 
 
 def test_editing_one_value_box_recomputes_everything():
@@ -134,8 +117,8 @@ def test_editing_one_value_box_recomputes_everything():
     editor.value_boxes[1].value = "0.779"
     row = [1.133, 0.779, 0.503]
     assert editor.row_text.value == "1.133, 0.779, 0.503"
-    np.testing.assert_allclose(editor.record.normalised, reference(row)["normalised"], atol=1e-12)
-    assert_shows(repr(editor), reference(row)["normalised"])
+    np.testing.assert_allclose(editor.record.normalised, numpy_stages(row)["normalised"], atol=1e-12)
+    assert_shows(repr(editor), numpy_stages(row)["normalised"])
 
 
 @pytest.mark.parametrize("text, words", [("", "Value 2 is empty"), ("abc", "Value 2 'abc' is not a number"),
@@ -154,17 +137,17 @@ def test_changing_the_number_of_values_rebuilds_the_boxes():
     editor = widgets.row_editor(X[0])
     editor.set_row("1 2 3 4 5")
     assert len(editor.value_boxes) == 5 and editor.value_boxes_row.children == tuple(editor.value_boxes)
-    assert_shows(repr(editor), reference([1, 2, 3, 4, 5])["normalised"])
+    assert_shows(repr(editor), numpy_stages([1, 2, 3, 4, 5])["normalised"])
 
 
 def test_eps_exact_entry_and_log_slider():
     editor = widgets.row_editor(X[4])
     editor.set_eps("1e-3")  # Keras' default visibly changes row 5
     assert editor.record.eps == 1e-3 and editor.eps_slider.value == pytest.approx(1e-3)
-    assert_shows(repr(editor), reference(X[4], eps=1e-3)["normalised"])
+    assert_shows(repr(editor), numpy_stages(X[4], eps=1e-3)["normalised"])
     editor.eps_slider.value = 1e-8
     assert editor.eps_text.value == "1e-08" and editor.record.eps == 1e-8
-    assert_shows(editor.table.value, reference(X[4], eps=1e-8)["normalised"])
+    assert_shows(editor.table.value, numpy_stages(X[4], eps=1e-8)["normalised"])
     editor.set_eps(0.5)  # outside the slider: the exact entry still rules, the slider sits at its end
     assert editor.record.eps == 0.5 and editor.eps_slider.value == pytest.approx(0.1)
     assert editor.eps_slider.min == -12 and editor.eps_slider.max == -1
@@ -174,12 +157,15 @@ def test_gamma_and_beta_per_feature():
     editor = widgets.row_editor(X[0])
     editor.set_gamma("2, 1, 0.5")
     editor.set_beta([0, 1, 0])
-    expected = reference(X[0], gamma=[2, 1, 0.5], beta=[0, 1, 0])["output"]
+    expected = numpy_stages(X[0], gamma=[2, 1, 0.5], beta=[0, 1, 0])["output"]
     np.testing.assert_allclose(editor.record.output, expected, atol=1e-12)
     assert_shows(repr(editor), expected)
+    gamma_line = next(line for line in repr(editor).splitlines() if line.strip().startswith("gamma"))
+    assert gamma_line.split()[-3:] == ["2.0000", "1.0000", "0.5000"]
     editor.set_gamma(None)
     editor.set_beta("")
-    np.testing.assert_allclose(editor.record.output, reference(X[0])["output"], atol=1e-12)
+    np.testing.assert_allclose(editor.record.output, numpy_stages(X[0])["output"], atol=1e-12)
+    assert "gamma" not in repr(editor)  # back to γ = 1 and β = 0, which need no rows of their own
 
 
 def test_by_hand_shows_the_lessons_digits_beside_the_exact_ones():
@@ -207,14 +193,49 @@ def test_by_hand_marks_where_rounding_changed_the_answer_on_row_5():
     assert "≠ exact" in editor.table.value
 
 
-def test_focus_marks_the_named_stages_and_still_shows_all():
-    editor = widgets.row_editor(X[0], focus=("mean",))
-    lines = repr(editor).splitlines()
-    assert [line.split()[1] for line in lines if line.startswith("  ▶")] == ["mean"]
-    assert all(widgets.STAGE_LABELS[stage][0] in repr(editor) for stage in STAGES)
-    assert "font-weight:700" in editor.table.value
-    with pytest.raises(ValueError, match="do not exist"):
-        widgets.row_editor(X[0], focus=("median",))
+@pytest.mark.parametrize("focus", ["mean", ("mean",), ["mean"]])
+def test_focus_takes_one_stage_name_or_several_and_marks_only_those(focus):
+    editor = widgets.row_editor(X[0], focus=focus)  # a single name must not be read letter by letter
+    text = repr(editor)
+    assert [line.split()[1] for line in text.splitlines() if line.startswith("  ▶")] == ["mean"]
+    shown = [stage for stage in STAGES if stage not in ("gamma", "beta")]  # γ = 1, β = 0: not shown unless asked
+    assert all(widgets.STAGE_LABELS[stage][0] in text for stage in shown)
+    assert "gamma" not in text and "beta" not in text
+    assert editor.table.value.count("font-weight:700") == 1  # the one focused row, in bold
+
+
+def test_focus_on_gamma_and_beta_shows_them_even_when_they_are_1_and_0():
+    editor = widgets.row_editor(X[2], focus=("gamma", "beta", "output"))
+    marked = [line.split()[1] for line in repr(editor).splitlines() if line.startswith("  ▶")]
+    assert marked == ["gamma", "beta", "output"]
+    assert "1.0000   1.0000   1.0000" in repr(editor) and "0.0000   0.0000   0.0000" in repr(editor)
+
+
+def test_focus_on_a_stage_that_does_not_exist_is_refused_in_plain_words():
+    with pytest.raises(ValueError, match="focus names stages that do not exist: 'median'; the stages are input"):
+        widgets.row_editor(X[0], focus="median")
+    with pytest.raises(ValueError, match="do not exist: 'median'"):
+        widgets.row_editor(X[0], focus=("mean", "median"))
+
+
+@pytest.mark.parametrize("typed, boxes", [
+    ("1, 2, 3", ["1", "2", "3"]), ("[1.50 −2 3e-2]", ["1.50", "-2", "3e-2"]),
+    ("0.1;0.20;  0.300", ["0.1", "0.20", "0.300"]),
+])
+def test_value_boxes_show_each_value_as_it_was_typed(typed, boxes):
+    editor = widgets.row_editor(X[0])
+    editor.set_row(typed)
+    assert [box.value for box in editor.value_boxes] == boxes
+    assert editor.row_text.value == typed
+
+
+def test_a_row_given_as_numbers_is_written_in_its_shortest_form():
+    editor = widgets.row_editor([1, 2, 3])
+    assert editor.row_text.value == "1, 2, 3" and [box.value for box in editor.value_boxes] == ["1", "2", "3"]
+    editor.set_row(np.array([0.1, 2.0, -3.5]))
+    assert editor.row_text.value == "0.1, 2, -3.5" and [box.value for box in editor.value_boxes] == ["0.1", "2", "-3.5"]
+    assert editor.eps_text.value == "1e-05"
+    np.testing.assert_array_equal(editor.record.input, [0.1, 2.0, -3.5])
 
 
 def test_a_768_value_row_uses_the_paste_field_and_elides_the_middle():
@@ -223,7 +244,7 @@ def test_a_768_value_row_uses_the_paste_field_and_elides_the_middle():
     editor = widgets.row_editor(X[0])
     editor.set_row(row)
     assert editor.value_boxes == [] and editor.message == ""
-    expected = reference(row)
+    expected = numpy_stages(row)
     np.testing.assert_allclose(editor.record.normalised, expected["normalised"], atol=1e-12)
     text = repr(editor)
     assert "768 features" in text and "…" in text
@@ -264,7 +285,7 @@ def test_bad_input_shows_a_message_next_to_its_field_and_keeps_the_last_good_num
     assert editor.record is good_record and editor.table.value == good_table
     text = repr(editor)
     assert words in text and "last good" in text
-    assert_shows(text, reference(X[0])["normalised"])
+    assert_shows(text, numpy_stages(X[0])["normalised"])
 
 
 def test_fixing_the_bad_field_clears_the_message():
@@ -276,7 +297,7 @@ def test_fixing_the_bad_field_clears_the_message():
     assert "ε" not in editor.message and "Value 2" in editor.message
     editor.set_row(X[1])
     assert editor.message == "" and all(not w.value for w in editor.messages.values())
-    assert_shows(editor.table.value, reference(X[1])["normalised"])
+    assert_shows(editor.table.value, numpy_stages(X[1])["normalised"])
 
 
 def test_a_new_row_length_with_an_old_gamma_waits_for_gamma():
@@ -286,7 +307,17 @@ def test_a_new_row_length_with_an_old_gamma_waits_for_gamma():
     assert editor.record.n == 3
     editor.set_gamma("1 1 2 2")
     assert editor.message == "" and editor.record.n == 4
-    np.testing.assert_allclose(editor.record.output, reference([1, 2, 3, 4], gamma=[1, 1, 2, 2])["output"], atol=1e-12)
+    expected = numpy_stages([1, 2, 3, 4], gamma=[1, 1, 2, 2])["output"]
+    np.testing.assert_allclose(editor.record.output, expected, atol=1e-12)
+
+
+def test_a_gamma_so_large_that_the_output_overflows_is_a_message():
+    editor = widgets.row_editor(X[0])
+    good = editor.record
+    editor.set_gamma("1.7e308, 1, 1")  # 1.17 · 1.7e308 is past the largest float
+    assert "γ · x̂ + β is too large" in editor.message and editor.record is good
+    assert "last good" in repr(editor)
+    assert_shows(editor.table.value, numpy_stages(X[0])["output"])
 
 
 def test_hand_rounding_that_divides_by_zero_is_a_message():
@@ -306,7 +337,7 @@ def test_an_unexpected_error_in_a_callback_is_shown_not_raised(monkeypatch):
     editor.set_row(X[1])  # must not raise
     assert "Something went wrong: the maths broke" in editor.message
     assert "Something went wrong" in editor.messages["general"].value
-    assert_shows(editor.table.value, reference(X[0])["normalised"])
+    assert_shows(editor.table.value, numpy_stages(X[0])["normalised"])
 
 
 def test_constructor_rejects_bad_arguments_in_plain_words():
@@ -347,7 +378,7 @@ def test_explorer_walks_every_stage_and_back():
 
 def test_explorer_reveals_one_stage_at_a_time_with_numbers_filled_in():
     explorer = widgets.step_explorer(X, row=0)
-    expected = reference(X[0])
+    expected = numpy_stages(X[0])
     assert "μ =" not in repr(explorer)
     explorer.next()
     text = repr(explorer)
@@ -371,7 +402,7 @@ def test_show_all_reveals_everything_and_can_be_switched_off():
     text = repr(explorer)
     for stage in widgets.EXPLORER_STAGES:
         assert widgets.STAGE_LABELS[stage][0] in text
-    assert_shows(text, reference(X[2])["output"])
+    assert_shows(text, numpy_stages(X[2])["output"])
     assert explorer.stage == "input"
     explorer.show_all(False)
     assert "σ²" not in repr(explorer)
@@ -383,7 +414,7 @@ def test_explorer_row_choice_keeps_the_stage():
         explorer.next()
     explorer.select_row(4)
     assert explorer.stage == "std" and explorer.row_picker.value == 4
-    assert_shows(repr(explorer), reference(X[4])["std"])
+    assert_shows(repr(explorer), numpy_stages(X[4])["std"])
     assert "row 5" in explorer.matrix_html.value or "row 5" in repr(explorer)
     explorer.select_row(9)
     assert "from 0 to 4" in explorer.message and "⚠" in explorer.message_html.value
@@ -422,7 +453,7 @@ def test_explorer_on_a_long_row_elides():
 
 def test_matrix_editor_shows_all_rows_in_and_out():
     editor = widgets.matrix_editor(X)
-    expected = np.vstack([reference(row)["output"] for row in X])
+    expected = np.vstack([numpy_stages(row)["output"] for row in X])
     np.testing.assert_allclose(editor.output, expected, atol=1e-12)
     text = repr(editor)
     assert_shows(text, expected)
@@ -436,12 +467,12 @@ def test_editing_a_cell_recomputes_the_whole_output():
     editor.set_cell(0, 0, "2.5")
     changed = X.copy()
     changed[0, 0] = 2.5
-    expected = np.vstack([reference(row)["output"] for row in changed])
+    expected = np.vstack([numpy_stages(row)["output"] for row in changed])
     np.testing.assert_allclose(editor.output, expected, atol=1e-12)
     assert_shows(repr(editor), expected[0])
     editor.cells[3][2].value = "-1"  # typing into the box
     changed[3, 2] = -1
-    np.testing.assert_allclose(editor.output[3], reference(changed[3])["output"], atol=1e-12)
+    np.testing.assert_allclose(editor.output[3], numpy_stages(changed[3])["output"], atol=1e-12)
 
 
 def test_matrix_editor_highlights_the_current_row():
@@ -453,7 +484,7 @@ def test_matrix_editor_highlights_the_current_row():
     assert marked[0].startswith("row 3") and editor.row_labels[2].value == "▶ row 3"
     assert editor.row_lines[2].layout.border and not editor.row_lines[1].layout.border
     np.testing.assert_allclose(editor.record.input, X[2])
-    assert_shows(editor.steps_html.value, reference(X[2])["normalised"])
+    assert_shows(editor.steps_html.value, numpy_stages(X[2])["normalised"])
 
 
 @pytest.mark.parametrize("text, words", [
@@ -484,7 +515,7 @@ def test_matrix_editor_bad_row_cell_and_eps():
     assert "greater than 0" in editor.message
     editor.set_eps("1e-3")
     assert editor.message == ""
-    np.testing.assert_allclose(editor.output[4], reference(X[4], eps=1e-3)["output"], atol=1e-12)
+    np.testing.assert_allclose(editor.output[4], numpy_stages(X[4], eps=1e-3)["output"], atol=1e-12)
     with pytest.raises(ValueError, match="at most"):
         widgets.matrix_editor(np.zeros((30, 30)))
 
@@ -577,3 +608,36 @@ def test_multiple_choice_says_right_or_wrong_and_prints_its_state():
     assert "Right: row 5" in question.verdict_html.value
     with pytest.raises(ValueError, match="is not one of the options"):
         widgets.multiple_choice("?", ["a", "b"], "c")
+
+
+def test_live_table_remakes_its_table_on_every_change_and_keeps_the_last_good_one():
+    from ipywidgets import FloatText
+
+    def scaled_row(scale):
+        if scale <= 0:
+            raise ValueError("The scale must be positive.")
+        return helpers.show_matrix(helpers.layer_norm(np.array([1.0, 2.0, 4.0]) * scale), title=f"scale {scale:g}")
+
+    control = FloatText(value=1.0)
+    table = widgets.live_table(scaled_row, scale=control)
+    expected = helpers.show_matrix(helpers.layer_norm(np.array([2.0, 4.0, 8.0])), title="scale 2")
+    control.value = 2.0
+    assert repr(table) == str(expected)
+    assert table.table_html.value == expected._repr_html_()
+    control.value = -1.0
+    assert table.message == "The scale must be positive."
+    assert str(expected) in repr(table) and "⚠ The scale must be positive." in repr(table)
+    control.value = 2.0
+    assert table.message == "" and repr(table) == str(expected)
+
+
+def test_number_question_judges_typed_answers_and_explains_bad_text():
+    question = widgets.number_question("What is 1/σ for row 1?", 1 / np.sqrt(X[0].var() + EPS), tolerance=5e-4,
+                                       hint="Divide 1 by the standard deviation, 0.58602.")
+    assert "(type your answer" in repr(question)
+    assert question.check("1.7064") is True and "✓ Right" in repr(question)
+    assert question.check("1.71") is False and "✗ Not yet. Divide 1 by the standard deviation" in repr(question)
+    assert question.check("one point seven") is None
+    assert question.message == "Your answer 'one point seven' is not a number."
+    with pytest.raises(ValueError, match="tolerance must be a number 0 or larger"):
+        widgets.number_question("?", 1.0, tolerance=-1)

@@ -1,0 +1,77 @@
+"""What several test files share: the lesson's numbers written out, and references computed without helpers.
+
+Expected values never come from the code under test: the lesson's matrices are typed in here from the
+lesson (and ../shared/GUIDE.md), and the references are plain numpy, exact fractions or torch in
+float64. Test files import these names (``from conftest import LESSON_X, numpy_stages``); keep this the
+only conftest.py on the test path so that the import is unambiguous.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+# The lesson's residual matrix exactly as printed, so that exact references start from its decimals.
+LESSON_X_TEXT = (
+    ("1.133", "-0.299", "0.503"),
+    ("-0.176", "0.911", "0.143"),
+    ("0.766", "0.781", "-0.518"),
+    ("1.601", "-0.669", "0.368"),
+    ("0.663", "0.779", "0.648"),
+)
+LESSON_X = np.array([[float(v) for v in row] for row in LESSON_X_TEXT])
+LESSON_X.flags.writeable = False
+
+# The lesson's published "complete output" table, as printed (it is wrong on four rows).
+PUBLISHED_OUTPUT = np.array([
+    [1.40, -1.52, 0.12],
+    [-1.15, 1.29, -0.14],
+    [0.71, 0.70, -1.41],
+    [1.31, -1.14, -0.17],
+    [-0.16, 0.91, -0.75],
+])
+PUBLISHED_OUTPUT.flags.writeable = False
+
+EPS = 1e-5  # PyTorch's default, and the lesson's
+
+
+def numpy_stages(row, eps=EPS, gamma=1.0, beta=0.0) -> dict[str, np.ndarray]:
+    """Every stage of LayerNorm on one row in plain numpy, by the label the step tables give it."""
+    row = np.asarray(row, dtype=np.float64)
+    mean = row.mean()
+    differences = row - mean
+    variance = (differences**2).mean()
+    std = np.sqrt(variance + eps)
+    normalised = differences / std
+    return {"mean": mean, "differences": differences, "squares": differences**2, "variance": variance,
+            "std": std, "normalised": normalised, "output": np.asarray(gamma) * normalised + np.asarray(beta)}
+
+
+def numpy_layer_norm(matrix, eps=EPS) -> np.ndarray:
+    """LayerNorm (γ = 1, β = 0) of every row in plain numpy: the biased variance, eps inside the root."""
+    matrix = np.asarray(matrix, dtype=np.float64)
+    mean = matrix.mean(axis=-1, keepdims=True)
+    variance = ((matrix - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (matrix - mean) / np.sqrt(variance + eps)
+
+
+def exact_layer_norm(texts, eps=Fraction(1, 100_000), unbiased=False):
+    """Mean and variance of one row as exact fractions from its decimals (variance ÷ n, or ÷ (n − 1) when
+    ``unbiased``); the std and the output to float precision. Returns (mean, variance, std, output)."""
+    x = [Fraction(t) for t in texts]
+    mean = sum(x) / len(x)
+    variance = sum((v - mean) ** 2 for v in x) / (len(x) - 1 if unbiased else len(x))
+    std = math.sqrt(variance + eps)  # float(Fraction) inside sqrt: correctly rounded first
+    return mean, variance, std, [float(v - mean) / std for v in x]
+
+
+def torch_layer_norm(x, weight=None, bias=None, eps=EPS) -> np.ndarray:
+    """``torch.nn.functional.layer_norm`` over the last axis in float64 (skips the test without torch)."""
+    torch = pytest.importorskip("torch")
+    tensor = torch.tensor(np.asarray(x), dtype=torch.float64)
+    w = None if weight is None else torch.tensor(np.asarray(weight), dtype=torch.float64)
+    b = None if bias is None else torch.tensor(np.asarray(bias), dtype=torch.float64)
+    return torch.nn.functional.layer_norm(tensor, (tensor.shape[-1],), w, b, eps).numpy()
