@@ -7,13 +7,14 @@ Agg backend (no display).
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
 import pytest
 
-os.environ.setdefault("MPLBACKEND", "Agg")  # headless; set before pyplot is first imported
 matplotlib = pytest.importorskip("matplotlib")
+# Headless, for this test process only: setting MPLBACKEND instead would leak into the notebook
+# kernels that nbval starts later in the same run, and their figures would silently vanish.
+matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.colors import to_hex  # noqa: E402
