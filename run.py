@@ -3,6 +3,8 @@
 
 Students:     python3 run.py lab      (opens the notebooks in JupyterLab)
 Everyone:     python3 run.py test     (checks the helpers and every notebook)
+Lecturers:    python3 run.py lecture  (presents the lecture with Voila: live widgets, no code)
+              python3 run.py slides   (exports the lecture as offline slides)
 
 This file uses only the Python standard library, so it works with a fresh
 Python 3.10 or newer. The first command you run creates a private environment
@@ -35,13 +37,17 @@ TESTS = ROOT / "tests"
 BENCHMARKS = ROOT / "benchmarks"
 SANITIZE_CFG = TESTS / "nbval_sanitize.cfg"
 EXECUTE_TOOL = ROOT / "tools" / "execute_notebooks.py"
+LECTURE = ROOT / "lecture" / "layernorm_lecture.ipynb"
+SLIDES_TOOL = ROOT / "tools" / "lecture_slides.py"
 
 # The second, Colab-like environment the widget tests also run in (see run_colab_like_tests).
 COLAB_PYTHON = "python3.13"
 COLAB_VENV = ROOT / ".venv-colab"
 COLAB_REQUIREMENTS = ROOT / "requirements-colab.txt"
 COLAB_LIKE_TESTS = ["tests/test_widgets.py", "tests/test_plots.py", "tests/test_answer_check.py",
-                    "tests/test_data.py", "tests/test_display.py"]
+                    "tests/test_data.py", "tests/test_display.py",
+                    # every notebook's set-up cell in a simulated Colab, with Colab's versions
+                    "tests/test_colab_setup.py"]
 NBVAL_FIX = ROOT / "tools" / "nbval_store_history.py"
 NBVAL_FIX_PLUGIN = "tools.nbval_store_history"
 
@@ -149,6 +155,9 @@ def child_env() -> dict[str, str]:
     env = dict(os.environ)
     # Quieten a debugger notice that every Python 3.11+ kernel prints at start.
     env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
+    # Notebook kernels must draw with Jupyter's inline backend; a MPLBACKEND set in the shell
+    # (Agg, say) would make every stored figure go missing under nbval.
+    env.pop("MPLBACKEND", None)
     return env
 
 
@@ -283,6 +292,22 @@ def cmd_execute(notebooks: list[str], timeout: int) -> int:
     return run([str(python), str(EXECUTE_TOOL), "--timeout", str(timeout), *paths])
 
 
+def cmd_lecture(extra: list[str]) -> int:
+    python = ensure_env()
+    cmd = [str(python), "-m", "voila", str(LECTURE.relative_to(ROOT)), *extra]
+    say("Starting the lecture in Voila (stop it with Ctrl-C) …")
+    if os.name == "posix":
+        # Replace this process, so Ctrl-C and signals go straight to Voila.
+        os.chdir(ROOT)
+        os.execve(str(python), cmd, child_env())
+    return run(cmd)
+
+
+def cmd_slides(extra: list[str]) -> int:
+    python = ensure_env()
+    return run([str(python), str(SLIDES_TOOL), *extra])
+
+
 def cmd_bench(extra: list[str]) -> int:
     if not BENCHMARKS.is_dir():
         say("No benchmarks/ folder: nothing to run.")
@@ -330,6 +355,9 @@ examples:
   python3 run.py lab --no-browser    same, but print the link instead of opening a browser
   python3 run.py test                check the helpers and every notebook
   python3 run.py test -k variance    run only the tests whose name contains "variance"
+  python3 run.py lecture             present the lecture in the browser (Voila: live widgets, no code)
+  python3 run.py lecture --no-browser  same, but print the link instead of opening a browser
+  python3 run.py slides              export the lecture as offline slides into build/slides/
   python3 run.py execute notebooks/03_mean.ipynb
                                      (maintainers) re-run one notebook and save its outputs"""
 
@@ -348,6 +376,20 @@ PASSTHROUGH = {
              "  python3 run.py test tests/test_x.py  only that file\n"
              "  python3 run.py test -x               stop at the first failure\n"
              "  python3 run.py test -- --help        pytest's own help"),
+    "lecture": ("present the lecture with Voila: live widgets, no code on screen",
+                "Serve lecture/layernorm_lecture.ipynb with Voila (from .venv) and open it in\n"
+                "the browser: the whole lesson on the lesson's matrix, built around the\n"
+                "step-through explorer, with working widgets and no code on screen.\n\n"
+                "Anything after `lecture` is passed to `voila`, e.g.\n"
+                "  python3 run.py lecture --no-browser\n"
+                "  python3 run.py lecture --port 8867"),
+    "slides": ("export the lecture as offline slides (reveal.js) into build/slides/",
+               "Export the lecture as reveal.js slides that open from disk, offline: one\n"
+               "slide per stage of the walkthrough, widgets shown as they were, code hidden.\n"
+               "The first run fetches reveal.js and the widget renderer with npm (pinned\n"
+               "versions, checked) into build/npm/; later runs need no network.\n\n"
+               "  python3 run.py slides\n"
+               "  python3 run.py slides --output /tmp/handout"),
     "bench": ("run the benchmark scripts in benchmarks/",
               "Run every benchmarks/*.py script, in order, with the .venv Python.\n"
               "Anything after `bench` is passed to each script."),
@@ -377,10 +419,11 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     ex.add_argument("--timeout", type=int, default=120, metavar="SECONDS",
                     help="give up on a cell after this many seconds (default: 120)")
     subs["execute"] = ex
-    summary, text = PASSTHROUGH["bench"]
-    subs["bench"] = sub.add_parser("bench", help=summary, description=text,
-                                   usage="run.py bench [SCRIPT-ARGS ...]",
-                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    for name, usage in (("lecture", "run.py lecture [VOILA-OPTIONS ...]"), ("slides", "run.py slides [--output DIR]"),
+                        ("bench", "run.py bench [SCRIPT-ARGS ...]")):
+        summary, text = PASSTHROUGH[name]
+        subs[name] = sub.add_parser(name, help=summary, description=text, usage=usage,
+                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     return parser, subs
 
 
@@ -397,7 +440,8 @@ def main(argv: list[str]) -> int:
             return 0
         if extra[:1] == ["--"]:
             extra = extra[1:]
-        return {"lab": cmd_lab, "test": cmd_test, "bench": cmd_bench}[command](extra)
+        return {"lab": cmd_lab, "test": cmd_test, "lecture": cmd_lecture, "slides": cmd_slides,
+                "bench": cmd_bench}[command](extra)
     args = parser.parse_args(argv)
     if args.command == "execute":
         if args.timeout <= 0:

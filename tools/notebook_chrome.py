@@ -1,13 +1,15 @@
 """Rewrite the generated cells of every notebook from tools/series.py.
 
-    python tools/notebook_chrome.py            # rewrite notebooks/*.ipynb where needed
-    python tools/notebook_chrome.py --check    # change nothing; exit 1 listing stale notebooks
+    python tools/notebook_chrome.py            # rewrite notebooks/*.ipynb and README.md where needed
+    python tools/notebook_chrome.py --check    # change nothing; exit 1 listing stale notebooks (and README)
 
 The cells, found by their tag:
   chrome-header    first cell: title, goal, "you are here" roadmap, Open-in-Colab badge
   chrome-setup     second cell: makes `import helpers` work (locally and in Colab)
   chrome-footer    last cell: ← previous · contents · next →
   chrome-contents  (00_contents.ipynb only) the table of notebooks
+README.md's series table (between `<!-- series-table` and `<!-- /series-table -->`) is rewritten
+from the same list, with each notebook's Open-in-Colab badge.
 A missing header, set-up or footer cell is added in its place; one found elsewhere is moved there.
 The set-up cell keeps its outputs and execution count when its source is already right, so
 rewriting never un-executes a notebook; when its source changes, they are cleared (the notebook
@@ -18,6 +20,7 @@ and only when something changed.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -28,6 +31,8 @@ import series  # noqa: E402  (tools/series.py, beside this file)
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS_DIR = ROOT / "notebooks"
+README = ROOT / "README.md"
+README_TABLE = re.compile(r"(<!-- series-table\b[^>]*-->\n)(.*?)(<!-- /series-table -->)", re.S)
 
 HEADER, SETUP, FOOTER, CONTENTS = "chrome-header", "chrome-setup", "chrome-footer", "chrome-contents"
 CHROME_TAGS = (HEADER, SETUP, FOOTER, CONTENTS)
@@ -124,19 +129,35 @@ def stale_notebooks(paths: list[Path] | None = None) -> list[str]:
     return stale
 
 
+def readme_text(before: str) -> str:
+    """README.md's text with its series table regenerated (ValueError when the table's markers are missing)."""
+    if not README_TABLE.search(before):
+        raise ValueError("README.md has no <!-- series-table --> ... <!-- /series-table --> block")
+    return README_TABLE.sub(lambda m: m.group(1) + series.readme_table() + "\n" + m.group(3), before, count=1)
+
+
+def readme_is_up_to_date() -> bool:
+    before = README.read_text(encoding="utf-8")
+    return readme_text(before) == before
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if any notebook would change")
-    parser.add_argument("notebooks", nargs="*", type=Path, help="default: every notebooks/*.ipynb")
+    parser.add_argument("notebooks", nargs="*", type=Path, help="default: every notebooks/*.ipynb (and README.md)")
     args = parser.parse_args(argv)
     paths = args.notebooks or notebook_paths()
+    do_readme = not args.notebooks
     if args.check:
         stale = stale_notebooks(paths)
         for name in stale:
             print(f"chrome out of date: {name}")
-        if stale:
+        readme_stale = do_readme and not readme_is_up_to_date()
+        if readme_stale:
+            print("series table out of date: README.md")
+        if stale or readme_stale:
             print("(run: python tools/notebook_chrome.py, then execute any notebook whose set-up cell changed)")
-        return 1 if stale else 0
+        return 1 if stale or readme_stale else 0
     failed = False
     for path in paths:
         try:
@@ -148,6 +169,16 @@ def main(argv: list[str]) -> int:
         if before != after:
             path.write_text(after, encoding="utf-8")
             print(f"rewrote {path.name}")
+    if do_readme:
+        before = README.read_text(encoding="utf-8")
+        try:
+            after = readme_text(before)
+        except ValueError as problem:
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
+        if after != before:
+            README.write_text(after, encoding="utf-8")
+            print("rewrote README.md (series table)")
     return 2 if failed else 0
 
 

@@ -10,15 +10,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# PLACEHOLDER: the repository's public address is settled in a later issue. Everything that needs
-# it (the Colab badges, the clone in the set-up cell) reads this one constant.
+# The repository's public address, in one place: the Colab and Binder badges (in every notebook and
+# in README.md) and the clone in every set-up cell are generated from it. (PLACEHOLDER until the
+# repository is published: change it here, run `python tools/notebook_chrome.py`, and execute the
+# notebooks again.)
 REPOSITORY_URL = "https://github.com/layernorm-step-by-step/layernorm-step-by-step"
+# The set-up cell clones from this environment variable when it is set: tests/test_colab_setup.py
+# points it at a local copy. Learners never need it.
+REPOSITORY_VARIABLE = "LAYERNORM_REPOSITORY"
+CLONE_FOLDER = "layernorm-step-by-step"  # where Colab's copy goes, inside Colab's working folder
 
 SERIES_TITLE = "LayerNorm, Step by Step"
 COLAB_BADGE_IMAGE = "https://colab.research.google.com/assets/colab-badge.svg"
+BINDER_BADGE_IMAGE = "https://mybinder.org/badge_logo.svg"
 
 # Packages the notebooks need that Google Colab does not already have (pip names). Colab ships
-# numpy, matplotlib, ipywidgets and torch, so nothing is needed yet; a later issue finishes this.
+# numpy, matplotlib, ipywidgets 7.7.1 and its own torch, which the notebooks use as they are, so
+# nothing is installed; never list those here (installing them would upgrade Colab's own).
 COLAB_MISSING_PACKAGES: tuple[str, ...] = ()
 
 
@@ -69,10 +77,22 @@ def notebook(file: str) -> Notebook:
     raise ValueError(f"{file} is not in the series; add it to NOTEBOOKS in tools/series.py.")
 
 
+def _owner_and_name() -> str:
+    return REPOSITORY_URL.removeprefix("https://github.com/").strip("/")
+
+
 def colab_url(file: str) -> str:
     """The address that opens ``notebooks/<file>`` from the repository in Google Colab."""
-    owner_and_name = REPOSITORY_URL.removeprefix("https://github.com/").strip("/")
-    return f"https://colab.research.google.com/github/{owner_and_name}/blob/main/notebooks/{file}"
+    return f"https://colab.research.google.com/github/{_owner_and_name()}/blob/main/notebooks/{file}"
+
+
+def colab_badge(file: str) -> str:
+    return f"[![Open In Colab]({COLAB_BADGE_IMAGE})]({colab_url(file)})"
+
+
+def binder_url(file: str = "00_contents.ipynb") -> str:
+    """The address that opens the repository on Binder, in JupyterLab, at ``notebooks/<file>``."""
+    return f"https://mybinder.org/v2/gh/{_owner_and_name()}/HEAD?urlpath=lab/tree/notebooks/{file}"
 
 
 def _label(entry: Notebook) -> str:
@@ -94,7 +114,7 @@ def header_markdown(file: str) -> str:
     """The first cell of a notebook: title, goal, roadmap and the Open-in-Colab badge."""
     entry = notebook(file)
     title = f"{SERIES_TITLE}: {entry.title}" if entry is CONTENTS else f"{entry.number} · {entry.title}"
-    badge = f"[![Open In Colab]({COLAB_BADGE_IMAGE})]({colab_url(file)})"
+    badge = colab_badge(file)
     return "\n".join([
         f"# {title}",
         "",
@@ -107,10 +127,12 @@ def header_markdown(file: str) -> str:
 
 
 def setup_source() -> str:
-    """The second cell of every notebook: make ``import helpers`` work, locally and in Colab.
+    """The second cell of every notebook: make ``import helpers`` work, locally, on Binder and in Colab.
 
-    Locally it adds the repository folder to ``sys.path`` when the ``helpers`` package is not
-    installed; in Google Colab it clones the repository first. Outside Colab it prints nothing.
+    In Google Colab (where the notebook arrives alone) it clones the repository's helpers and data once,
+    into the working folder, and installs only what Colab lacks (today: nothing); elsewhere it adds
+    the repository folder to ``sys.path`` when ``helpers`` is not installed. Outside Colab it prints
+    nothing.
     """
     install = ""
     if COLAB_MISSING_PACKAGES:
@@ -119,18 +141,18 @@ def setup_source() -> str:
             f'    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", {packages}], check=True)\n'
         )
     return (
-        "# Set-up (the same in every notebook): make `import helpers` work here and in Google Colab.\n"
+        "# Set-up (the same in every notebook): make `import helpers` work here, on Binder and in Google Colab.\n"
         "import importlib.util\n"
+        "import os\n"
         "import subprocess\n"
         "import sys\n"
         "from pathlib import Path\n"
         "\n"
-        f'REPOSITORY = "{REPOSITORY_URL}"\n'
-        "\n"
-        'if "google.colab" in sys.modules:  # in Colab: fetch the lesson\'s files once\n'
-        '    folder = Path("/content/layernorm-step-by-step")\n'
+        'if "google.colab" in sys.modules:  # in Colab: fetch the lesson\'s helpers and data, once\n'
+        f'    repository = os.environ.get("{REPOSITORY_VARIABLE}", "{REPOSITORY_URL}")\n'
+        f'    folder = Path("{CLONE_FOLDER}").resolve()\n'
         "    if not folder.exists():\n"
-        '        subprocess.run(["git", "clone", "--quiet", "--depth", "1", REPOSITORY, str(folder)], check=True)\n'
+        '        subprocess.run(["git", "clone", "--quiet", "--depth", "1", repository, str(folder)], check=True)\n'
         f"{install}"
         "    sys.path.insert(0, str(folder))\n"
         'elif importlib.util.find_spec("helpers") is None:  # run from notebooks/ without installing\n'
@@ -160,4 +182,17 @@ def contents_table() -> str:
     lines = ["| | Notebook | What you do |", "|---|---|---|"]
     for entry in NOTEBOOKS[1:]:
         lines.append(f"| {entry.number} | [{entry.title}]({entry.file}) | {entry.goal} |")
+    return "\n".join(lines)
+
+
+def readme_table() -> str:
+    """The series in README.md: one line per notebook with its Open-in-Colab badge, and the Binder badge."""
+    lines = [f"[![Launch on Binder]({BINDER_BADGE_IMAGE})]({binder_url()}) opens the whole series in JupyterLab "
+             "in your browser, nothing to install; each notebook's badge below opens it in Google Colab.",
+             "",
+             "| | Notebook | What you do | |",
+             "|---|---|---|---|"]
+    for entry in NOTEBOOKS:
+        lines.append(f"| {entry.number} | [{entry.title}](notebooks/{entry.file}) | {entry.goal} | "
+                     f"{colab_badge(entry.file)} |")
     return "\n".join(lines)

@@ -1,0 +1,303 @@
+"""What the browser tests share: finding Chromium, starting a Jupyter server, and cleaning up.
+
+The tests drive Debian's Chromium (``/usr/bin/chromium``) through Python Playwright, by its
+executable path, so no browser is ever downloaded. Without Chromium or Playwright they skip with a
+one-line reason saying how to install them; with ``REQUIRE_BROWSER=1`` (set by ``.ci/run``) a skip
+becomes a failure, so CI can never pass by not testing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "tests" / "_artifacts"  # screenshots; git ignores this folder
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
+VIEWPORT = {"width": 1280, "height": 900}
+INSTALL_HINT = "install it with `apt-get install chromium` (Debian/Ubuntu) and `pip install -r requirements.txt`"
+
+
+def chromium_path() -> str | None:
+    for candidate in (os.environ.get("CHROMIUM"), shutil.which("chromium"), "/usr/bin/chromium",
+                      shutil.which("chromium-browser")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def missing_browser() -> str | None:
+    """Why the browser tests cannot run here, or None when they can."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return f"needs the Python package playwright: {INSTALL_HINT}"
+    if chromium_path() is None:
+        return f"needs headless Chromium: {INSTALL_HINT}"
+    return None
+
+
+def skip_or_fail(reason: str) -> None:
+    """Skip with ``reason``; fail instead when REQUIRE_BROWSER=1 (CI must never skip these)."""
+    if os.environ.get("REQUIRE_BROWSER") == "1":
+        pytest.fail(f"REQUIRE_BROWSER=1 but the browser tests cannot run: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def require_browser() -> None:
+    reason = missing_browser()
+    if reason:
+        skip_or_fail(reason)
+
+
+@contextlib.contextmanager
+def chromium():
+    """A headless Chromium driven by Playwright; closed (with its processes) on exit."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def child_pids(pid: int) -> set[int]:
+    """Every live process below ``pid`` (read from /proc, so Linux only; elsewhere an empty set)."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] != "Z":  # a zombie has exited already
+            parents.setdefault(int(fields[1]), []).append(int(entry.name))
+    found, todo = set(), [pid]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+class JupyterServer:
+    """A Jupyter server (``jupyter lab`` or ``voila``) of our own on 127.0.0.1, a free port and a token.
+
+    Its config, data, settings and workspace folders are temporary, so it neither reads nor
+    writes the user's; ``stop()`` shuts it down through its API, waits for it and every process it
+    started (kernels) to exit, and returns the pids that were still alive and had to be killed.
+    """
+
+    def __init__(self, command: list[str], folder: Path, home: Path, name: str, ready_path: str = "/api/status"):
+        """``command`` may use ``{port}`` and ``{token}``; ``ready_path`` answers 200 once it serves."""
+        self.port = free_port()
+        self.token = secrets.token_hex(16)
+        self.name, self.folder, self.ready_path = name, folder, ready_path
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log_path = home / f"{name}.log"
+        env = dict(os.environ)
+        env.update(
+            JUPYTER_CONFIG_DIR=str(home / "config"),
+            JUPYTER_DATA_DIR=str(home / "data"),
+            JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+            JUPYTERLAB_SETTINGS_DIR=str(home / "lab-settings"),
+            JUPYTERLAB_WORKSPACES_DIR=str(home / "lab-workspaces"),
+            IPYTHONDIR=str(home / "ipython"),
+            PYDEVD_DISABLE_FILE_VALIDATION="1",
+            PYTHONHASHSEED="0",
+        )
+        self.log = open(self.log_path, "w", encoding="utf-8")  # noqa: SIM115 - closed in stop()
+        command = [part.replace("{port}", str(self.port)).replace("{token}", self.token) for part in command]
+        self.process = subprocess.Popen(command, cwd=folder, env=env,
+                                        stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                        start_new_session=True)
+        self._wait_until_ready()
+
+    def url(self, path: str) -> str:
+        separator = "&" if "?" in path else "?"
+        return f"{self.base}{path}{separator}token={self.token}"
+
+    def _wait_until_ready(self, timeout: float = 90.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"{self.name} exited at start (code {self.process.returncode}):\n{self.log_tail()}")
+            try:
+                with urllib.request.urlopen(self.url(self.ready_path), timeout=5) as response:
+                    if response.status == 200:
+                        return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"{self.name} did not answer within {timeout:.0f} s:\n{self.log_tail()}")
+
+    def log_tail(self, lines: int = 30) -> str:
+        if not self.log.closed:
+            self.log.flush()
+        return "\n".join(self.log_path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:])
+
+    def stop(self, timeout: float = 30.0) -> list[int]:
+        """Shut down cleanly; return the pids that had to be killed (empty when the shutdown was clean)."""
+        started = child_pids(self.process.pid) | {self.process.pid}
+        if self.process.poll() is None:
+            try:
+                request = urllib.request.Request(self.url("/api/shutdown"), method="POST")
+                urllib.request.urlopen(request, timeout=10).close()
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                self.process.send_signal(signal.SIGTERM)  # voila has no shutdown API: SIGTERM is its clean stop
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                pass
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(alive(pid) for pid in started):
+            time.sleep(0.1)
+        left = sorted(pid for pid in started if alive(pid))
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=10)
+        self.log.close()
+        return left
+
+
+def jupyter_lab(folder: Path, home: Path) -> JupyterServer:
+    """JupyterLab serving ``folder``: no browser, no news, no update checks, windowing off, app exposed."""
+    settings = home / "lab-settings"
+    for plugin, values in {
+        "@jupyterlab/apputils-extension/notification": '{"fetchNews": "false", "checkForUpdates": false}',
+        # Every cell in the DOM, so the tests see every output (JupyterLab otherwise virtualises).
+        "@jupyterlab/notebook-extension/tracker": '{"windowingMode": "none"}',
+    }.items():
+        path = settings / (plugin + ".jupyterlab-settings")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(values, encoding="utf-8")
+    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+               "--ServerApp.port={port}", "--ServerApp.port_retries=0", "--IdentityProvider.token={token}",
+               f"--ServerApp.root_dir={folder}",
+               "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+               "--LabApp.expose_app_in_browser=True", "--allow-root"]
+    return JupyterServer(command, folder, home, "jupyterlab")
+
+
+def copy_for_serving(destination: Path, folders=("notebooks", "lecture", "data")) -> Path:
+    """A temporary copy of the repository's notebooks, so autosave can never touch the real ones."""
+    for name in folders:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, destination / name,
+                            ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__", "_build"))
+    return destination
+
+
+def offline_context(browser, allowed: tuple[str, ...], record_images: bool = False):
+    """A browser context that may only load addresses starting with one of ``allowed``: anything else
+    is blocked and recorded in ``context.outside_requests`` (pictures only with ``record_images``:
+    notebooks show the Open-in-Colab badge from its site, which is content, not the app calling out)."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.outside_requests = []
+
+    def route(request_route):
+        url = request_route.request.url
+        if url.startswith(allowed + ("data:", "blob:", "about:")):
+            request_route.continue_()
+        else:
+            if record_images or request_route.request.resource_type != "image":
+                context.outside_requests.append(url)
+            request_route.abort()
+
+    context.route("**/*", route)
+    return context
+
+
+# --------------------------------------------------------------------------------------------
+# Expected numbers, in plain Python (never through helpers)
+
+X = [
+    [1.133, -0.299, 0.503],
+    [-0.176, 0.911, 0.143],
+    [0.766, 0.781, -0.518],
+    [1.601, -0.669, 0.368],
+    [0.663, 0.779, 0.648],
+]
+
+
+def exact_steps(row, eps=1e-5):
+    """LayerNorm of one row, exactly (float64), γ = 1 and β = 0."""
+    n = len(row)
+    mean = sum(row) / n
+    variance = sum((v - mean) ** 2 for v in row) / n
+    std = math.sqrt(variance + eps)
+    return {"mean": mean, "variance": variance, "std": std, "normalised": [(v - mean) / std for v in row]}
+
+
+def four(value: float) -> str:
+    """A number as the widgets show it: 4 places, never -0.0000."""
+    text = f"{value:.4f}"
+    return "0.0000" if float(text) == 0 else text
+
+
+def by_hand(row, places=3, eps=1e-5):
+    """Row ``row`` worked on paper: every stage rounded half up to ``places`` before the next one."""
+    unit = Decimal(1).scaleb(-places)
+
+    def keep(value: Decimal) -> Decimal:
+        return value.quantize(unit, rounding=ROUND_HALF_UP)
+
+    x = [Decimal(repr(v)) for v in row]
+    mean = keep(sum(x) / len(x))
+    differences = [keep(v - mean) for v in x]
+    squares = [keep(d * d) for d in differences]
+    variance = keep(sum(squares) / len(x))
+    std = keep((variance + Decimal(repr(eps))).sqrt())
+    normalised = [keep(d / std) for d in differences]
+    return {"input": x, "mean": mean, "differences": differences, "squares": squares, "variance": variance,
+            "variance + ε": variance + Decimal(repr(eps)), "std": std, "normalised": normalised,
+            "output": normalised}
+
+
+WALKTHROUGH = ["input", "mean", "differences", "squares", "variance", "variance + ε", "std", "normalised", "output"]
+
+
+def stage_result(stage: str, hand: dict) -> str:
+    """How the explorer ends the line of ``stage``: ``= 0.446`` or ``= (0.687, -0.745, 0.057)``."""
+    value = hand[stage]
+    if stage == "variance + ε":
+        return f"= {value:.6f}"
+    if isinstance(value, list):
+        return "= (" + ", ".join(str(v) for v in value) + ")"
+    return f"= {value}"
