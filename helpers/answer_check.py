@@ -209,7 +209,7 @@ def _rounded_early(row, quantity: str, index: int | None, eps: float):
             "std": math.sqrt(hand.variance + eps),
             "normalised": float(hand.differences[index]) / hand.std if index is not None else 0.0,
         }[quantity]
-        hint = (f"It looks like you rounded the steps before this one to {places} decimal places. Keep more "
+        hint = (f"It looks like you rounded the steps before this one to {places} decimal place{'s' if places != 1 else ''}. Keep more "
                 "digits until the end: with this row, rounding early changes the answer.")
         yield ("rounded-early", _value(hand, quantity, index), hint)
         yield ("rounded-early", last_step_unrounded, hint)
