@@ -90,6 +90,9 @@ def diagnose(row, quantity: str, answer, index: int | None = None, eps: float = 
     if isinstance(answer, str):
         value, places = parse_number(answer), typed_places(answer)
     else:
+        if isinstance(answer, bool) or not isinstance(answer, (int, float, np.integer, np.floating)):
+            raise ValueError("The answer must be one number (or the text typed for it); "
+                             f"got {'nothing (None)' if answer is None else type(answer).__name__}.")
         value = float(answer)
         if not math.isfinite(value):
             raise ValueError(f"{answer} is not a finite number.")
@@ -133,6 +136,24 @@ def question_text(row, quantity: str, index: int | None = None, eps: float = DEF
     which = f" for feature {index + 1}" if quantity == "normalised" else ""
     uses_eps = f" (ε = {format_eps(eps)})" if quantity in ("std", "normalised") else ""
     return f"What is {_QUANTITY_NAMES[quantity]}{which} of x = ({values}){uses_eps}?"
+
+
+def expected_value(row, quantity: str, index: int | None = None, eps: float = DEFAULT_EPS,
+                   decimals: int | None = None) -> float:
+    """The right value of ``quantity`` for ``row``: exact, or with ``decimals`` as worked by hand
+    (every step rounded to that many places), the value :func:`diagnose` judges against."""
+    quantity = _check_quantity(quantity)
+    record = layer_norm_steps(row, eps=eps, decimals=decimals)
+    return _value(record, quantity, _check_index(quantity, index, record.n))
+
+
+def known_mistakes(row, quantity: str, index: int | None = None,
+                   eps: float = DEFAULT_EPS) -> list[tuple[str, float, str]]:
+    """Every mistake :func:`diagnose` recognises for ``quantity`` of ``row``, most common first:
+    ``(name, the value the mistake gives, the hint a learner reads)``."""
+    quantity = _check_quantity(quantity)
+    record = layer_norm_steps(row, eps=eps)
+    return list(_mistakes(row, record, quantity, _check_index(quantity, index, record.n), eps))
 
 
 def _value(record, quantity: str, index: int | None) -> float:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from helpers.layernorm import DEFAULT_EPS
+from helpers.layernorm import DEFAULT_EPS, as_float_array, check_eps, per_feature
 
 
 def _normalised(values: np.ndarray, eps: float) -> tuple[np.ndarray, np.ndarray]:
@@ -27,19 +27,16 @@ def _normalised(values: np.ndarray, eps: float) -> tuple[np.ndarray, np.ndarray]
 
 
 def _checked(x, gamma, eps):
-    values = np.asarray(x, dtype=np.float64)
+    values = as_float_array(x).astype(np.float64)
     if values.ndim == 0 or values.size == 0:
         raise ValueError(f"LayerNorm's backward pass needs at least one feature per row; got shape {values.shape}.")
     if not np.all(np.isfinite(values)):
         raise ValueError("x contains NaN or infinity; it needs finite numbers.")
-    if not eps > 0 and np.any(values.max(axis=-1) == values.min(axis=-1)):
+    check_eps(eps)
+    if eps == 0 and np.any(values.max(axis=-1) == values.min(axis=-1)):
         raise ValueError("A row has every value the same and eps is 0, so its standard deviation is 0 and the "
                          "gradient does not exist; use a positive eps such as 1e-5.")
-    features = values.shape[-1]
-    scale = np.ones(features) if gamma is None else np.asarray(gamma, dtype=np.float64)
-    if scale.shape != (features,):
-        raise ValueError(f"gamma needs one value per feature: {features} values; got shape {scale.shape}.")
-    return values, scale
+    return values, per_feature(gamma, "gamma", values.shape[-1], default=1.0, dtype=np.float64)
 
 
 def layer_norm_backward(x, grad_output, gamma=None, eps: float = DEFAULT_EPS):

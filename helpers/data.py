@@ -83,8 +83,9 @@ def load_matrix(path: str | Path) -> np.ndarray:
     endings, a byte-order mark, blank lines. Raises ``ValueError`` naming the line and column for a
     ragged row, a cell that is not a number, NaN or infinity, and for an empty file.
     """
-    path = Path(path)
+    given = path
     try:
+        path = Path(path)
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise ValueError(f"There is no file at {path}.") from None
@@ -94,6 +95,9 @@ def load_matrix(path: str | Path) -> np.ndarray:
         raise ValueError(f"{path} is not a text file (save it as CSV, UTF-8).") from None
     except OSError as problem:  # e.g. no permission to read it
         raise ValueError(f"{path} could not be read: {problem.strerror or problem}.") from None
+    except (TypeError, ValueError):  # not a path at all (None), or one with a NUL character in it
+        raise ValueError(f"load_matrix needs the path of a CSV file, such as 'data/residual_matrix.csv'; "
+                         f"got {given!r}.") from None
     return parse_matrix_text(text, source=path.name)
 
 

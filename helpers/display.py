@@ -17,6 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from helpers.layernorm import STAGES
+from helpers.published_check import CLOSE_TOLERANCE
 
 DEFAULT_PLACES = 4
 ELIDE_OVER = 10  # show every value up to this many, else the first and last EDGE_ITEMS
@@ -121,13 +122,18 @@ def stage_names(names, what: str = "stages") -> tuple[str, ...]:
     return names
 
 
-def _is_hand_rounded(record) -> bool:
-    return record.decimals is not None and record.exact is not None
+def _places_showing_eps(record, places: int) -> int:
+    """Enough decimal places (at most 15) for eps to be seen in σ² + ε: 6 for eps = 1e-5."""
+    if record.eps <= 0:
+        return places
+    return min(15, max(places, 1 - math.floor(math.log10(record.eps))))
 
 
 def _stage_cells(record, name: str, places: int) -> list[str]:
     if name == "eps":
         return [format_eps(record.eps)]
+    if name == "variance_plus_eps" and not record.hand_rounded:
+        places = _places_showing_eps(record, places)  # else σ² + ε looks the same as σ²
     return format_values(record.stage(name), places)
 
 
@@ -142,7 +148,7 @@ def _stage_rows(record, focus, stages) -> list[_StageRow]:
     stages = stage_names(stages) if stages is not None else _visible_stages(record, focus)
     if not stages:
         raise ValueError("stages names no stage; name at least one, e.g. ['mean'].")
-    hand = _is_hand_rounded(record)
+    hand = record.hand_rounded
     places = record.decimals if hand else DEFAULT_PLACES
     drifted = {drift.stage for drift in record.rounding_drift()}
     return [
@@ -155,7 +161,7 @@ def _stage_rows(record, focus, stages) -> list[_StageRow]:
 
 def _title(record) -> str:
     features = "feature" if record.n == 1 else "features"
-    how = (f"rounded by hand to {record.decimals} places (halves away from zero)" if _is_hand_rounded(record)
+    how = (f"rounded by hand to {record.decimals} places (halves away from zero)" if record.hand_rounded
            else f"exact, shown to {DEFAULT_PLACES} places")
     return f"LayerNorm of one row ({record.n} {features}, eps = {format_eps(record.eps)}), {how}"
 
@@ -166,7 +172,7 @@ def _hand_heading(record) -> str:
 
 def _drift_summary(record) -> str:
     """One line for a hand-rounded record: which stages rounding moved, if any ("" for an exact record)."""
-    if not _is_hand_rounded(record):
+    if not record.hand_rounded:
         return ""
     moved = [STAGE_LABELS[drift.stage][0] for drift in record.rounding_drift()]
     if not moved:
@@ -191,7 +197,7 @@ def steps_text(record, focus=(), stages=None) -> str:
     gamma and beta only when they are not 1 and 0). This is the record's ``str`` and ``repr``.
     """
     rows = _stage_rows(record, focus, stages)
-    hand = _is_hand_rounded(record)
+    hand = record.hand_rounded
     label_width = max(text_width(row.label) for row in rows)
     formula_width = max(text_width(row.formula) for row in rows)
     hand_blocks = _number_blocks([row.cells for row in rows], _hand_heading(record) if hand else "")
@@ -215,7 +221,7 @@ def steps_text(record, focus=(), stages=None) -> str:
 def steps_html(record, focus=(), stages=None) -> str:
     """The same as :func:`steps_text`, as an HTML table: focus shaded blue, stages rounding moved orange."""
     rows = _stage_rows(record, focus, stages)
-    hand = _is_hand_rounded(record)
+    hand = record.hand_rounded
     columns = max(len(row.cells) for row in rows)
 
     def numbers(cells, style=_NUMBER_CELL):
@@ -287,7 +293,7 @@ def filled_formula(record, stage: str) -> str:
         total = " + ".join(map(_operand, values("squared_differences")))
         return f"{formula} = ({total}) / {n} = {one(record.variance)}"
     # eps is small: show the variance with enough places for eps to be seen in the sum
-    wide = min(15, max(places, 1 - math.floor(math.log10(record.eps)))) if record.eps > 0 else places
+    wide = _places_showing_eps(record, places)
     if stage == "eps":
         return f"ε = {format_eps(record.eps)}"
     if stage == "variance_plus_eps":
@@ -412,6 +418,8 @@ def show_matrix(values, title: str = "", places: int = DEFAULT_PLACES, highlight
         array = array[np.newaxis, :]
     if array.ndim != 2:
         raise ValueError(f"show_matrix shows a 2-D matrix; got shape {array.shape}.")
+    if 0 in array.shape:
+        raise ValueError(f"show_matrix needs at least one row and one column to show; got shape {array.shape}.")
     columns = _labels(column_labels, array.shape[1], "column_labels", "columns")
     rows = _labels(row_labels, array.shape[0], "row_labels", "rows")
     frozen = array.copy()
@@ -540,14 +548,8 @@ def _published_check_notes(check) -> list[str]:
         f"sum of squares: must be at most n = {n}, whatever eps or variance (÷ n or ÷ (n − 1)) is used.",
         "least possible: the smallest sum of squares of a row that sums to 0 and prints as these digits.",
         "n·var/(var+ε): what the true output's squares add up to, for this row of x.",
-        f"max difference: from the true output; 'close' means within {format_number(_close_tolerance(), 2)}.",
+        f"max difference: from the true output; 'close' means within {format_number(CLOSE_TOLERANCE, 2)}.",
     ]
-
-
-def _close_tolerance() -> float:
-    from helpers.published_check import CLOSE_TOLERANCE
-
-    return CLOSE_TOLERANCE
 
 
 def published_check_text(check) -> str:

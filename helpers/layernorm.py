@@ -45,18 +45,18 @@ def layer_norm(x, gamma=None, beta=None, eps: float = DEFAULT_EPS) -> np.ndarray
     computed in float32 and returned as float16); integers and lists become float64.
     Introduced in notebook 04 (used on whole matrices from notebook 05).
     """
-    values = _as_float_array(x)
+    values = as_float_array(x)
     if values.ndim == 0:
         raise ValueError("LayerNorm needs at least one axis of features; got a single number.")
     features = values.shape[-1]
     if values.size == 0 or features == 0:
         raise ValueError(f"LayerNorm needs at least one feature per row; got an array of shape {values.shape}.")
-    _check_eps(eps)
+    check_eps(eps)
     if not np.all(np.isfinite(values)):
         raise ValueError("The input contains NaN or infinity; LayerNorm needs finite numbers.")
     work = values.astype(np.float32) if values.dtype == np.float16 else values
-    gamma_array = _per_feature(gamma, "gamma", features, default=1.0, dtype=work.dtype)
-    beta_array = _per_feature(beta, "beta", features, default=0.0, dtype=work.dtype)
+    gamma_array = per_feature(gamma, "gamma", features, default=1.0, dtype=work.dtype)
+    beta_array = per_feature(beta, "beta", features, default=0.0, dtype=work.dtype)
 
     with np.errstate(over="raise", invalid="raise"):
         try:
@@ -104,7 +104,8 @@ class LayerNormSteps:
 
     @property
     def hand_rounded(self) -> bool:
-        return self.decimals is not None
+        """True when every stage was rounded by hand (``decimals`` set, ``exact`` kept beside it)."""
+        return self.decimals is not None and self.exact is not None
 
     def stage(self, name: str):
         """The value of one stage by its name in ``STAGES`` (a float or a read-only array)."""
@@ -119,7 +120,7 @@ class LayerNormSteps:
         one by more than one unit in the last kept place, or when the stage as a whole is off by
         more than 1% of its size (so a tiny variance kept to one significant digit is caught).
         """
-        if self.exact is None or self.decimals is None:
+        if not self.hand_rounded:
             return ()
         unit = 10.0 ** -self.decimals
         drifts = []
@@ -169,20 +170,20 @@ def layer_norm_steps(row, eps: float = DEFAULT_EPS, gamma=None, beta=None, decim
     throw eps away, and for a constant row divide by zero.) Introduced in notebook 02 (notebook 00
     runs it once to check the set-up).
     """
-    values = _as_float_array(row).astype(np.float64)
+    values = as_float_array(row).astype(np.float64)
     if values.ndim != 1:
         raise ValueError(f"layer_norm_steps takes one row (a flat list of numbers); got shape {values.shape}.")
     if values.size == 0:
         raise ValueError("The row is empty; LayerNorm needs at least one number.")
     if not np.all(np.isfinite(values)):
         raise ValueError("The row contains NaN or infinity; LayerNorm needs finite numbers.")
-    _check_eps(eps)
+    check_eps(eps)
     if decimals is not None and (isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer))
                                  or not 0 <= decimals <= 12):
         raise ValueError(f"The number of decimal places must be a whole number from 0 to 12; got {decimals!r}.")
     features = values.size
-    gamma_array = _per_feature(gamma, "gamma", features, default=1.0, dtype=np.float64)
-    beta_array = _per_feature(beta, "beta", features, default=0.0, dtype=np.float64)
+    gamma_array = per_feature(gamma, "gamma", features, default=1.0, dtype=np.float64)
+    beta_array = per_feature(beta, "beta", features, default=0.0, dtype=np.float64)
 
     exact = _exact_steps(values, float(eps), gamma_array, beta_array)
     if decimals is None:
@@ -243,18 +244,18 @@ def _hand_steps(values, eps, gamma, beta, decimals, exact) -> LayerNormSteps:
 def _record(values, mean, differences, squared, variance, eps, variance_plus_eps, std, normalised, gamma,
             beta, output, decimals=None, exact=None) -> LayerNormSteps:
     return LayerNormSteps(
-        input=_frozen(values),
+        input=frozen_array(values),
         mean=_clean_zero(mean),
-        differences=_frozen(differences),
-        squared_differences=_frozen(squared),
+        differences=frozen_array(differences),
+        squared_differences=frozen_array(squared),
         variance=_clean_zero(variance),
         eps=eps,
         variance_plus_eps=variance_plus_eps,
         std=std,
-        normalised=_frozen(normalised),
-        gamma=_frozen(gamma),
-        beta=_frozen(beta),
-        output=_frozen(output),
+        normalised=frozen_array(normalised),
+        gamma=frozen_array(gamma),
+        beta=frozen_array(beta),
+        output=frozen_array(output),
         decimals=decimals,
         exact=exact,
     )
@@ -305,7 +306,8 @@ def _too_large(dtype) -> str:
             "so scale it down first.")
 
 
-def _as_float_array(x) -> np.ndarray:
+def as_float_array(x) -> np.ndarray:
+    """``x`` as a float array (integers become float64); a plain-words ValueError for anything else."""
     try:
         array = np.asarray(x)
     except (ValueError, TypeError):
@@ -319,17 +321,22 @@ def _as_float_array(x) -> np.ndarray:
     raise ValueError(f"LayerNorm needs real numbers; got values of type {array.dtype}.")
 
 
-def _check_eps(eps) -> None:
+def check_eps(eps) -> None:
+    """A plain-words ValueError unless ``eps`` is a finite number, zero or larger."""
     if not isinstance(eps, (int, float, np.floating, np.integer)) or isinstance(eps, bool):
         raise ValueError(f"eps must be a number; got {eps!r}.")
     if not math.isfinite(eps) or eps < 0:
         raise ValueError(f"eps must be zero or a small positive number (PyTorch uses 1e-5); got {eps}.")
 
 
-def _per_feature(values, name: str, features: int, default: float, dtype) -> np.ndarray:
+def per_feature(values, name: str, features: int, default: float, dtype) -> np.ndarray:
+    """``values`` (gamma or beta) as one number per feature, or ``default`` for every feature when None."""
     if values is None:
         return np.full(features, default, dtype=dtype)
-    array = np.asarray(values, dtype=np.float64)
+    try:
+        array = as_float_array(values).astype(np.float64)
+    except ValueError:
+        raise ValueError(f"{name} needs numbers, one per feature ({features} values).") from None
     if array.ndim == 0:
         raise ValueError(f"{name} needs one value per feature ({features} values); got a single number.")
     if array.shape != (features,):
@@ -339,7 +346,8 @@ def _per_feature(values, name: str, features: int, default: float, dtype) -> np.
     return array.astype(dtype)
 
 
-def _frozen(array) -> np.ndarray:
+def frozen_array(array) -> np.ndarray:
+    """A read-only float64 copy of ``array``, with -0.0 made 0.0."""
     result = np.array(array, dtype=np.float64) + 0.0  # a copy, with -0.0 made 0.0
     result.flags.writeable = False
     return result

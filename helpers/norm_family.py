@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from helpers.backward import layer_norm_backward
-from helpers.layernorm import DEFAULT_EPS, layer_norm
+from helpers.layernorm import DEFAULT_EPS, as_float_array, check_eps, layer_norm, per_feature
 
 RMS_NORM_EPS = 1e-6  # LLaMA's default
 NORM_KINDS = ("layer", "rms", "batch")
@@ -41,7 +41,7 @@ __all__ = [
 
 
 def _matrix(x, name: str = "x") -> np.ndarray:
-    array = np.asarray(x, dtype=np.float64)
+    array = as_float_array(x).astype(np.float64)
     if array.ndim != 2 or 0 in array.shape:
         raise ValueError(f"{name} must be a matrix (rows × features); got shape {array.shape}.")
     if not np.all(np.isfinite(array)):
@@ -68,7 +68,11 @@ def batch_norm(x, eps: float = DEFAULT_EPS) -> np.ndarray:
     Introduced in notebook 10.
     """
     values = _matrix(x)
+    check_eps(eps)
     mean, variance = batch_norm_statistics(values)
+    if np.any(variance + eps == 0):
+        raise ValueError("A column has every value the same and eps is 0, so its standard deviation is 0 and "
+                         "dividing by it is impossible; use a positive eps such as 1e-5.")
     return (values - mean) / np.sqrt(variance + eps)
 
 
@@ -78,19 +82,16 @@ def rms_norm(x, weight=None, eps: float = RMS_NORM_EPS) -> np.ndarray:
     No mean is subtracted and there is no β, so the output rows do not sum to 0, and the mean of
     their squares (not their variance) is close to 1. Introduced in notebook 10.
     """
-    values = np.asarray(x, dtype=np.float64)
+    values = as_float_array(x).astype(np.float64)
     if values.ndim == 0 or values.shape[-1] == 0:
         raise ValueError(f"RMSNorm needs at least one feature per row; got shape {values.shape}.")
     if not np.all(np.isfinite(values)):
         raise ValueError("The input contains NaN or infinity; RMSNorm needs finite numbers.")
-    if eps < 0:
-        raise ValueError(f"eps must be zero or a small positive number (LLaMA uses 1e-6); got {eps}.")
+    check_eps(eps)
     mean_square = (values * values).mean(axis=-1, keepdims=True)
     if np.any(mean_square + eps == 0):
         raise ValueError("A row is all zeros and eps is 0, so its root mean square is 0; use a positive eps.")
-    scale = np.ones(values.shape[-1]) if weight is None else np.asarray(weight, dtype=np.float64)
-    if scale.shape != (values.shape[-1],):
-        raise ValueError(f"weight needs one value per feature: {values.shape[-1]} values; got shape {scale.shape}.")
+    scale = per_feature(weight, "weight", values.shape[-1], default=1.0, dtype=np.float64)
     return values / np.sqrt(mean_square + eps) * scale
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from helpers.layernorm import DEFAULT_EPS, layer_norm
+from helpers.layernorm import DEFAULT_EPS, as_float_array, layer_norm
 
 VARIANCE_METHODS = ("one-pass", "two-pass", "Welford")
 
@@ -29,8 +29,7 @@ OUTPUT_TOLERANCE = 1e-2
 
 def _float_dtype(x, dtype) -> np.dtype:
     if dtype is None:
-        kind = np.asarray(x).dtype
-        dtype = kind if kind in (np.float16, np.float32, np.float64) else np.float64
+        dtype = as_float_array(x).dtype  # integers become float64
     dtype = np.dtype(dtype)
     if dtype not in (np.float16, np.float32, np.float64):
         raise ValueError(f"dtype must be float16, float32 or float64; got {dtype}.")
@@ -39,9 +38,7 @@ def _float_dtype(x, dtype) -> np.dtype:
 
 def _values(x, dtype, axis=-1) -> np.ndarray:
     """``x`` stored in ``dtype`` (rounded as it would be in memory), with the features last."""
-    array = np.asarray(x)
-    if array.dtype == object or array.dtype.kind not in "biuf":
-        raise ValueError("The input must be an array of real numbers.")
+    array = as_float_array(x)  # a plain-words ValueError for text, ragged rows, ...
     if array.ndim == 0 or array.shape[axis] == 0:
         raise ValueError(f"The variance needs at least one value along the axis; got shape {array.shape}.")
     with np.errstate(over="ignore"):  # a value too big for float16 becomes inf: that is the lesson

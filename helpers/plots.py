@@ -26,7 +26,7 @@ from helpers.display import (
     side_by_side,
     text_width,
 )
-from helpers.layernorm import DEFAULT_EPS, layer_norm, layer_norm_steps
+from helpers.layernorm import DEFAULT_EPS, layer_norm
 
 # Okabe & Ito (2008), "Color Universal Design": distinguishable with any common colour vision.
 OKABE_ITO = {
@@ -227,9 +227,10 @@ def _draw_before_after(ax, before, after, title: str) -> None:
 
 
 def _spread(values) -> tuple[str, str]:
-    """Mean and standard deviation (divide by n, no eps) of ``values``, formatted, via helpers.layernorm."""
-    steps = layer_norm_steps(values, eps=1.0)  # only its mean and variance are read; eps changes neither
-    return format_number(steps.mean), format_number(math.sqrt(steps.variance))
+    """Mean and standard deviation of ``values``, formatted: the biased one (divide by n, as LayerNorm
+    does; np.std's default), with no eps, since it describes the values, not a LayerNorm step."""
+    values = np.asarray(values, dtype=np.float64)
+    return format_number(float(np.mean(values))), format_number(float(np.std(values)))
 
 
 def before_after(data, y=None, ax=None, eps: float = DEFAULT_EPS):

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from helpers.layernorm import DEFAULT_EPS, layer_norm
+from helpers.layernorm import DEFAULT_EPS, frozen_array, layer_norm
 
 PUBLISHED_PLACES = 2  # the lesson printed its table to 2 decimal places
 CLOSE_TOLERANCE = 0.05  # "close": every value within 0.05 of the truth (right to one decimal place)
@@ -123,11 +123,6 @@ class RowCheck:
     def squares_within_n(self) -> bool:
         """Check 2: some zero-sum row that prints like this one has squares adding up to at most n."""
         return self.smallest_sum_of_squares is not None and self.smallest_sum_of_squares <= self.n + _SLACK
-
-    @property
-    def squares_within_n_minus_1(self) -> bool:
-        """The same with the unbiased variance, whose outputs' squares add up to at most n − 1."""
-        return self.smallest_sum_of_squares is not None and self.smallest_sum_of_squares <= self.n - 1 + _SLACK
 
     @property
     def distance_from_origin(self) -> float:
@@ -258,8 +253,8 @@ def _check_row(number, published, x, true_output, eps, half_unit) -> RowCheck:
     low, high = published - half_unit, published + half_unit
     return RowCheck(
         row=number,
-        published=_frozen(published),
-        true_output=_frozen(true_output),
+        published=frozen_array(published),
+        true_output=frozen_array(true_output),
         half_unit=half_unit,
         row_sum=float(np.sum(published)),
         sum_of_squares=float(np.sum(published * published)),
@@ -307,9 +302,3 @@ def _eps_fit(convention: Convention, differences, low, high) -> EpsFit:
         return EpsFit(convention, None, None)
     eps_low = 0.0 if largest_scale >= scale_at_eps_0 else convention.eps_for_scale(largest_scale, variance)
     return EpsFit(convention, eps_low, convention.eps_for_scale(smallest_scale, variance))
-
-
-def _frozen(values) -> np.ndarray:
-    array = np.array(values, dtype=np.float64) + 0.0
-    array.flags.writeable = False
-    return array

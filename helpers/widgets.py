@@ -40,7 +40,7 @@ from helpers.display import (
     steps_html,
     steps_text,
 )
-from helpers.layernorm import DEFAULT_EPS, layer_norm, layer_norm_steps
+from helpers.layernorm import DEFAULT_EPS, as_float_array, frozen_array, layer_norm, layer_norm_steps
 
 # ipywidgets 8 gives a widget's text form through _repr_mimebundle_, 7.x through _ipython_display_.
 IPYWIDGETS_8 = hasattr(widgets.Widget, "_repr_mimebundle_")
@@ -64,10 +64,24 @@ class NumbersBox(widgets.VBox):
     """A VBox whose plain-text form is its current numbers, not ``VBox(children=...)``.
 
     A subclass defines ``text()``. Every widget here is one; notebooks 09 to 12 build small live tables on it.
+    Problems with what was typed are kept in ``_problems`` (field name → plain words) and shown in
+    ``message_html``, an HTML widget the subclass places.
     """
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._problems: dict[str, str] = {}
 
     def text(self) -> str:
         raise NotImplementedError
+
+    @property
+    def message(self) -> str:
+        """The current problems in plain words ("" when there is none)."""
+        return " ".join(self._problems.values())
+
+    def _show_problems(self) -> None:
+        self.message_html.value = "<br>".join(_message_html(text) for text in self._problems.values())
 
     def __repr__(self) -> str:
         try:
@@ -146,7 +160,7 @@ def _number_text(value) -> str:
 
 
 def _check_matrix(matrix) -> np.ndarray:
-    array = np.array(matrix, dtype=np.float64) if not isinstance(matrix, np.ndarray) else matrix.astype(np.float64)
+    array = as_float_array(matrix).astype(np.float64)  # a copy, so editing it leaves ``matrix`` alone
     if array.ndim == 1:
         array = array[np.newaxis, :]
     if array.ndim != 2 or array.size == 0:
@@ -164,11 +178,33 @@ def _check_row_index(index, rows: int) -> int:
 
 def _check_eps_value(eps) -> float:
     if isinstance(eps, str):
-        eps = parse_number(eps)
+        eps = _parse_eps(eps)
+    if isinstance(eps, bool) or not isinstance(eps, (int, float, np.integer, np.floating)):
+        given = "nothing (None)" if eps is None else type(eps).__name__
+        raise ValueError(f"ε must be a number such as 1e-5; got {given}.")
     eps = float(eps)
     if not math.isfinite(eps) or eps <= 0:
         raise ValueError(f"ε must be greater than 0 (PyTorch uses 1e-5); got {eps:g}.")
     return eps
+
+
+def _number_argument(value, name: str) -> float:
+    """A finite number given in code (or as text), or a ValueError naming ``name``."""
+    try:
+        number = parse_number(value) if isinstance(value, str) else float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number; got {value!r}.") from None
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be a finite number; got {value!r}.")
+    return number
+
+
+def _parse_eps(text: str) -> float:
+    """eps as typed into a box, or a ValueError saying what is wrong with it."""
+    try:
+        return parse_number(text)
+    except ValueError as problem:
+        raise ValueError(f"ε {problem}.") from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -188,7 +224,6 @@ class RowEditor(NumbersBox):
         eps = _check_eps_value(eps)
         self.focus = stage_names(focus, "focus")
         self.record = layer_norm_steps(values, eps=eps, gamma=gamma, beta=beta, decimals=decimals)
-        self._problems: dict[str, str] = {}
         self._syncing = self._typing_in_boxes = False
         self._parsed_rows: dict[str, np.ndarray] = {}
 
@@ -267,10 +302,6 @@ class RowEditor(NumbersBox):
         self.places.value = int(decimals)
         self.by_hand.value = True
 
-    @property
-    def message(self) -> str:
-        return " ".join(self._problems.values())
-
     # --- handlers
 
     @_never_raises
@@ -291,9 +322,13 @@ class RowEditor(NumbersBox):
                 self._problems = {**self._problems, "row": f"Value {position} {problem}."}
                 self._render()
                 return
+        joined = ", ".join(box.value.strip() for box in self.value_boxes)
+        if joined == self.row_text.value:  # typed back to what it was: no change event, so recompute here
+            self._recompute()
+            return
         self._typing_in_boxes = True
         try:
-            self.row_text.value = ", ".join(box.value.strip() for box in self.value_boxes)
+            self.row_text.value = joined
         finally:
             self._typing_in_boxes = False
 
@@ -305,7 +340,7 @@ class RowEditor(NumbersBox):
     def _recompute(self, sync_boxes: bool = False) -> None:
         problems = {}
         row = self._read("row", lambda: self._parse_row(self.row_text.value), problems)
-        eps = self._read("eps", lambda: _check_eps_value(self._parse_eps(self.eps_text.value)), problems)
+        eps = self._read("eps", lambda: _check_eps_value(self.eps_text.value), problems)
         gamma = self._read("gamma", lambda: self._per_feature(self.gamma_text.value, "γ", row), problems)
         beta = self._read("beta", lambda: self._per_feature(self.beta_text.value, "β", row), problems)
         decimals = int(self.places.value) if self.by_hand.value else None
@@ -313,7 +348,7 @@ class RowEditor(NumbersBox):
             try:
                 self.record = layer_norm_steps(row, eps=eps, gamma=gamma, beta=beta, decimals=decimals)
             except ValueError as problem:
-                problems["decimals" if decimals is not None else "row"] = str(problem)
+                problems[self._blame(row, eps, decimals)] = str(problem)
         self._problems = problems
         if row is not None and "row" not in problems:
             if sync_boxes or len(row) != len(self.value_boxes):
@@ -327,6 +362,17 @@ class RowEditor(NumbersBox):
         self._render()
 
     @staticmethod
+    def _blame(row, eps, decimals) -> str:
+        """The field a failed computation is about: the row itself, the places kept by hand, or
+        neither ("general", e.g. γ or β so large that γ · x̂ + β overflows)."""
+        for field, places in (("row", None), ("decimals", decimals)):
+            try:
+                layer_norm_steps(row, eps=eps, decimals=places)
+            except ValueError:
+                return field
+        return "general"
+
+    @staticmethod
     def _read(name, parse, problems):
         try:
             return parse()
@@ -338,13 +384,6 @@ class RowEditor(NumbersBox):
         if text not in self._parsed_rows:  # a long row is parsed once, not on every edit of eps
             self._parsed_rows = {text: parse_row(text)}
         return self._parsed_rows[text]
-
-    @staticmethod
-    def _parse_eps(text: str) -> float:
-        try:
-            return parse_number(text)
-        except ValueError as problem:
-            raise ValueError(f"ε {problem}.") from None
 
     @staticmethod
     def _per_feature(text: str, name: str, row):
@@ -444,7 +483,6 @@ class StepExplorer(NumbersBox):
         self.record = layer_norm_steps(self.matrix[row], eps=self.eps, gamma=gamma, beta=beta, decimals=decimals)
         self._shown_row = row  # the row of ``record`` (the picker may hold a row that failed)
         self._position = 0
-        self._problems: dict[str, str] = {}
         self.row_picker = widgets.Dropdown(options=[(f"row {i + 1}", i) for i in range(self.matrix.shape[0])],
                                            value=row, description="row:", layout=widgets.Layout(width="160px"))
         self.previous_button = widgets.Button(description="◀ Previous", layout=widgets.Layout(width="110px"))
@@ -472,10 +510,6 @@ class StepExplorer(NumbersBox):
     def stage(self) -> str:
         """The stage shown last (one of ``EXPLORER_STAGES``)."""
         return EXPLORER_STAGES[self._position]
-
-    @property
-    def message(self) -> str:
-        return " ".join(self._problems.values())
 
     def next(self) -> None:
         """Press Next: reveal the next stage."""
@@ -535,9 +569,6 @@ class StepExplorer(NumbersBox):
             step += f" (next: {STAGE_LABELS[EXPLORER_STAGES[self._position + 1]][0]})"
         return step
 
-    def _show_problems(self) -> None:
-        self.message_html.value = _message_html(self.message)
-
     def _render(self) -> None:
         self._show_problems()
         self.previous_button.disabled = self._position == 0
@@ -578,9 +609,8 @@ class MatrixEditor(NumbersBox):
                              f"{self.matrix.size}. Show a larger one with helpers.show_matrix.")
         self.eps = _check_eps_value(eps)
         self._row = _check_row_index(row, rows)
-        self._output = self._frozen(layer_norm(self.matrix, eps=self.eps))
+        self._output = frozen_array(layer_norm(self.matrix, eps=self.eps))
         self.record = layer_norm_steps(self.matrix[self._row], eps=self.eps)
-        self._problems: dict[str, str] = {}
         self.cells = [[widgets.Text(value=_number_text(v), continuous_update=False,
                                     layout=widgets.Layout(width="90px")) for v in line] for line in self.matrix]
         for line in self.cells:
@@ -608,20 +638,10 @@ class MatrixEditor(NumbersBox):
         ]
         self._render()
 
-    @staticmethod
-    def _frozen(array) -> np.ndarray:
-        array = np.array(array, dtype=np.float64)
-        array.flags.writeable = False
-        return array
-
     @property
     def output(self) -> np.ndarray:
         """LayerNorm of the last good matrix (read-only)."""
         return self._output
-
-    @property
-    def message(self) -> str:
-        return " ".join(self._problems.values())
 
     @_never_raises
     def set_cell(self, i, j, text) -> None:
@@ -659,7 +679,7 @@ class MatrixEditor(NumbersBox):
                 except ValueError as problem:
                     problems[f"cell {i},{j}"] = f"row {i + 1}, feature {j + 1}: the cell {problem}."
         try:
-            eps = _check_eps_value(RowEditor._parse_eps(self.eps_text.value))
+            eps = _check_eps_value(self.eps_text.value)
         except ValueError as problem:
             problems["eps"] = str(problem)
         if not problems:
@@ -669,7 +689,7 @@ class MatrixEditor(NumbersBox):
             except ValueError as problem:
                 problems["matrix"] = str(problem)
             else:
-                self.matrix, self.eps, self._output, self.record = matrix, eps, self._frozen(output), record
+                self.matrix, self.eps, self._output, self.record = matrix, eps, frozen_array(output), record
         self._problems = problems
         self._render()
 
@@ -679,9 +699,6 @@ class MatrixEditor(NumbersBox):
         self._problems = {key: text for key, text in self._problems.items() if key != "row"}
         self.record = layer_norm_steps(self.matrix[self._row], eps=self.eps)
         self._render()
-
-    def _show_problems(self) -> None:
-        self.message_html.value = "<br>".join(_message_html(text) for text in self._problems.values())
 
     def _render(self) -> None:
         self._show_problems()
@@ -728,7 +745,6 @@ class AnswerChecker(NumbersBox):
         self.quantity, self.index = quantity, index
         self.verdict: answer_check.Verdict | None = None
         self._answer_text = ""
-        self._problems: dict[str, str] = {}
         self.answer_box = widgets.Text(description="your answer:", placeholder="e.g. 0.446", continuous_update=False,
                                        layout=widgets.Layout(width="300px"), **_WIDE)
         self.check_button = widgets.Button(description="Check", layout=widgets.Layout(width="80px"))
@@ -742,10 +758,6 @@ class AnswerChecker(NumbersBox):
                          layout=widgets.Layout(align_items="center")),
             self.verdict_html,
         ]
-
-    @property
-    def message(self) -> str:
-        return " ".join(self._problems.values())
 
     def check(self, text):
         """Type ``text`` and press Check. Returns the verdict, or None when the text is not a number."""
@@ -766,9 +778,6 @@ class AnswerChecker(NumbersBox):
         else:
             self.verdict, self._answer_text, self._problems = verdict, text.strip(), {}
         self._render()
-
-    def _show_problems(self) -> None:
-        self.message_html.value = _message_html(self.message)
 
     def _render(self) -> None:
         self._show_problems()
@@ -795,14 +804,34 @@ def answer_checker(row, quantity, index=None, eps=DEFAULT_EPS) -> AnswerChecker:
     return AnswerChecker(row, quantity, index=index, eps=eps)
 
 
-diagnose = answer_check.diagnose
-
-
 # ---------------------------------------------------------------------------------------------
 # 5. A question with a few answers to choose from
 
 
-class MultipleChoice(NumbersBox):
+class _Question(NumbersBox):
+    """What the check-yourself questions share: a verdict under the question, with ``explanation``
+    after a right answer and ``hint`` after a wrong one. A subclass says whether the question is
+    ``answered`` and ``right``, and how its verdict begins (``_verdict_start``)."""
+
+    answered: bool
+    right: bool
+
+    def _verdict_start(self) -> str:
+        raise NotImplementedError
+
+    def _verdict(self) -> str:
+        if not self.answered:
+            return ""
+        mark, words = ("✓", self.explanation) if self.right else ("✗", self.hint)
+        return f"{mark} {self._verdict_start()}. {words}".strip()
+
+    def _render(self) -> None:
+        self._show_problems()
+        colour = "#005a87" if self.right else _MESSAGE_COLOUR
+        self.verdict_html.value = f'<div style="color:{colour}">{html.escape(self._verdict())}</div>'
+
+
+class MultipleChoice(_Question):
     """Choose one answer and be told at once whether it is right. Made by :func:`multiple_choice`."""
 
     def __init__(self, question, options, answer, explanation="", hint=""):
@@ -813,17 +842,12 @@ class MultipleChoice(NumbersBox):
         self.question, self.answer = str(question), str(answer)
         self.explanation, self.hint = str(explanation), str(hint)
         self.choice: str | None = None
-        self._problems: dict[str, str] = {}
         self.message_html = widgets.HTML()
         self.buttons = widgets.RadioButtons(options=self.options, value=None, layout=widgets.Layout(width="auto"))
         self.buttons.observe(self._on_choice, names="value")
         self.verdict_html = widgets.HTML()
         self.children = [widgets.HTML(f"<b>Check yourself.</b> {html.escape(self.question)}"), self.buttons,
                          self.message_html, self.verdict_html]
-
-    @property
-    def message(self) -> str:
-        return " ".join(self._problems.values())
 
     @_never_raises
     def choose(self, option) -> None:
@@ -839,20 +863,16 @@ class MultipleChoice(NumbersBox):
         self.choice, self._problems = change["new"], {}
         self._render()
 
-    def _verdict(self) -> str:
-        if self.choice is None:
-            return ""
-        if self.choice == self.answer:
-            return f"✓ Right: {self.answer}. {self.explanation}".strip()
-        return f"✗ Not {self.choice}. {self.hint}".strip()
+    @property
+    def answered(self) -> bool:
+        return self.choice is not None
 
-    def _show_problems(self) -> None:
-        self.message_html.value = _message_html(self.message)
+    @property
+    def right(self) -> bool:
+        return self.choice is not None and self.choice == self.answer
 
-    def _render(self) -> None:
-        self._show_problems()
-        colour = "#005a87" if self.choice == self.answer else _MESSAGE_COLOUR
-        self.verdict_html.value = f'<div style="color:{colour}">{html.escape(self._verdict())}</div>'
+    def _verdict_start(self) -> str:
+        return f"Right: {self.answer}" if self.right else f"Not {self.choice}"
 
     def text(self) -> str:
         lines = [f"Check yourself: {self.question}"]
@@ -878,7 +898,6 @@ class LiveTable(NumbersBox):
     def __init__(self, make_table, **controls):
         super().__init__()
         self.make_table, self.controls = make_table, controls
-        self._problems: dict[str, str] = {}
         self.message_html = widgets.HTML()
         self.table_html = widgets.HTML()
         self.current = self.make_table(**self.values())  # a bad start raises here, in the notebook cell
@@ -886,10 +905,6 @@ class LiveTable(NumbersBox):
             control.observe(self._on_control, names="value")
         self.children = [*controls.values(), self.message_html, self.table_html]
         self._render()
-
-    @property
-    def message(self) -> str:
-        return " ".join(self._problems.values())
 
     def values(self) -> dict:
         """The controls' current values, by name."""
@@ -902,9 +917,6 @@ class LiveTable(NumbersBox):
         except ValueError as problem:
             self._problems = {"table": str(problem)}
         self._render()
-
-    def _show_problems(self) -> None:
-        self.message_html.value = _message_html(self.message)
 
     def _render(self) -> None:
         self._show_problems()
@@ -928,29 +940,31 @@ def live_table(make_table, **controls) -> LiveTable:
 # 7. A check-yourself question whose answer is any one number
 
 
-class NumberQuestion(NumbersBox):
+class NumberQuestion(_Question):
     """Type one number and be told whether it is right. Made by :func:`number_question`."""
 
     def __init__(self, question, answer, tolerance, hint="", explanation=""):
         super().__init__()
-        self.question, self.answer, self.tolerance = str(question), float(answer), float(tolerance)
+        answer, tolerance = _number_argument(answer, "The answer"), _number_argument(tolerance, "The tolerance")
+        if tolerance < 0:
+            raise ValueError(f"The tolerance must be a number 0 or larger; got {tolerance:g}.")
+        self.question, self.answer, self.tolerance = str(question), answer, tolerance
         self.hint, self.explanation = str(hint), str(explanation)
         self.typed: float | None = None
-        self._problems: dict[str, str] = {}
         self.answer_box = widgets.Text(placeholder="your answer", continuous_update=False)
         self.answer_box.observe(self._on_answer, names="value")
         self.message_html, self.verdict_html = widgets.HTML(), widgets.HTML()
         self.children = [widgets.HTML(f"<b>Check yourself.</b> {html.escape(self.question)}"),
                          widgets.HBox([self.answer_box, self.message_html]), self.verdict_html]
 
-    @property
-    def message(self) -> str:
-        return " ".join(self._problems.values())
-
     def check(self, text) -> bool | None:
         """Check ``text`` as if typed into the box: True if right, False if wrong, None if not a number."""
         self.answer_box.value = str(text)
         return None if self.typed is None else self.right
+
+    @property
+    def answered(self) -> bool:
+        return self.typed is not None
 
     @property
     def right(self) -> bool:
@@ -964,20 +978,8 @@ class NumberQuestion(NumbersBox):
             self.typed, self._problems = None, {"answer": f"Your answer {problem}."}
         self._render()
 
-    def _verdict(self) -> str:
-        if self.typed is None:
-            return ""
-        if self.right:
-            return f"✓ Right. {self.explanation}".strip()
-        return f"✗ Not yet. {self.hint}".strip()
-
-    def _show_problems(self) -> None:
-        self.message_html.value = _message_html(self.message)
-
-    def _render(self) -> None:
-        self._show_problems()
-        colour = "#005a87" if self.right else _MESSAGE_COLOUR
-        self.verdict_html.value = f'<div style="color:{colour}">{html.escape(self._verdict())}</div>'
+    def _verdict_start(self) -> str:
+        return "Right" if self.right else "Not yet"
 
     def text(self) -> str:
         verdict = self._verdict() or "(type your answer and press Enter)"
@@ -991,6 +993,4 @@ def number_question(question, answer, tolerance, hint="", explanation="") -> Num
     For questions :func:`answer_checker` cannot ask; ``hint`` follows a wrong answer, ``explanation``
     a right one. Introduced in notebook 11.
     """
-    if not math.isfinite(float(tolerance)) or float(tolerance) < 0:
-        raise ValueError(f"The tolerance must be a number 0 or larger; got {tolerance!r}.")
     return NumberQuestion(question, answer, tolerance, hint=hint, explanation=explanation)

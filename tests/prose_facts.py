@@ -170,5 +170,7 @@ def build_facts() -> Facts:
 
     # --- 09 onwards (notebooks beyond the lesson): add their facts below, one line each ----------
     facts.add(x.mean(axis=1), "each row's mean to one place, as in 'row 5's values are all about 0.7' (notebook 10)", places=1)
+    facts.add((x[0] + 300).astype(np.float16), "row 1 + 300 as float16 stores it (notebook 09)", places=(1, 2))
+    facts.add(np.spacing(np.float16(300)), "the step between float16 numbers near 300 (notebook 09)", places=2)
 
     return facts

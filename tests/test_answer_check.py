@@ -227,3 +227,31 @@ def test_the_exact_value_rounded_to_any_places_is_never_wrong(row, places):
                             ("normalised", (x[0] - x.mean()) / std)):
         verdict = diagnose(x, quantity, typed(value, places), index=0 if quantity == "normalised" else None)
         assert verdict.kind != WRONG, (quantity, verdict)
+
+
+# --- review fixes
+
+
+@pytest.mark.parametrize("answer", [None, [1], "", object()])
+def test_an_answer_that_is_not_one_number_is_a_plain_value_error(answer):
+    with pytest.raises(ValueError) as problem:
+        diagnose(X[0], "mean", answer)
+    assert "0x" not in str(problem.value) and ("number" in str(problem.value) or "empty" in str(problem.value))
+
+
+def test_expected_value_and_known_mistakes_are_public():
+    from helpers.answer_check import expected_value, known_mistakes
+
+    row = np.asarray(X[0])
+    assert expected_value(row, "variance") == pytest.approx(np.var(row), rel=1e-15)
+    assert expected_value(row, "normalised", index=1) == pytest.approx(
+        (row[1] - row.mean()) / np.sqrt(np.var(row) + EPS), rel=1e-14)
+    assert expected_value(row, "std", decimals=3) == 0.586  # the lesson's pencil value
+    mistakes = known_mistakes(row, "variance")
+    by_name = {name: value for name, value, _ in mistakes}
+    assert by_name["n-1"] == pytest.approx(np.var(row, ddof=1), rel=1e-14)
+    for name, value, hint in mistakes:
+        if name != "rounded-early":
+            assert diagnose(row, "variance", f"{value:.6f}").mistake == name, name
+    with pytest.raises(ValueError, match="Say which normalised value"):
+        known_mistakes(row, "normalised")

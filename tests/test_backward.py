@@ -141,3 +141,14 @@ def test_bad_input_is_a_plain_value_error():
         layer_norm_backward_steps(ROW_1, np.ones(2))
     with pytest.raises(ValueError, match="eps is 0"):
         layer_norm_jacobian([2.0, 2.0, 2.0], eps=0.0)
+
+
+def test_bad_eps_or_gamma_is_refused_like_layer_norm_refuses_it():
+    for bad_eps in (-1e-5, None, float("nan")):
+        with pytest.raises(ValueError, match="^eps must be"):
+            layer_norm_backward(ROW_1, np.ones(3), eps=bad_eps)
+    for bad_gamma in (["a", "b", "c"], [None, 1.0, 2.0], [[1.0], [2.0, 3.0]]):
+        with pytest.raises(ValueError, match="^gamma needs numbers"):
+            layer_norm_jacobian(ROW_1, gamma=bad_gamma)
+    with pytest.raises(ValueError, match="rectangular array of numbers"):
+        layer_norm_backward([[1.0, 2.0], [3.0]], np.ones(3))

@@ -208,3 +208,10 @@ def test_split_row_keeps_each_value_as_it_was_typed(text, pieces):
 def test_parse_row_names_the_bad_value(text, message):
     with pytest.raises(ValueError, match=message):
         parse_row(text)
+
+
+@pytest.mark.parametrize("path, shown", [(None, "None"), ("a\0b", "'a\\x00b'"), (42, "42")])
+def test_load_matrix_of_something_that_is_not_a_path_is_a_plain_value_error(path, shown):
+    with pytest.raises(ValueError, match="load_matrix needs the path of a CSV file") as problem:
+        load_matrix(path)
+    assert str(problem.value).endswith(f"got {shown}.")

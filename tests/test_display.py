@@ -355,3 +355,40 @@ def test_show_matrix_labels_must_match_the_shape():
         show_matrix([[1.0, 2.0]], column_labels=["a"])
     with pytest.raises(ValueError, match="row_labels needs one label per row: the matrix has 1 rows, got 2"):
         show_matrix([[1.0, 2.0]], row_labels=["a", "b"])
+
+
+# --- σ² + ε is shown with enough places for ε to be seen (review fix)
+
+
+def _cells_of(text: str, label: str) -> list[str]:
+    (line,) = [line for line in text.splitlines() if line.strip().startswith(label + "  ")]
+    return re.findall(r"-?\d+\.\d+", line)
+
+
+@pytest.mark.parametrize("row", [X[4], [2.0, 2.0, 2.0]])
+def test_variance_plus_eps_shows_eps_in_text_and_html(row):
+    record = layer_norm_steps(row)
+    expected = f"{np.var(np.asarray(row, dtype=np.float64)) + 1e-5:.6f}"  # ε = 1e-5 needs 6 places
+    assert _cells_of(steps_text(record), "variance + ε") == [expected]
+    assert f">{expected}<" in steps_html(record)
+    assert expected != f"{np.var(np.asarray(row, dtype=np.float64)):.6f}"  # so ε is visible in the sum
+
+
+def test_hand_rounded_variance_plus_eps_keeps_the_records_places():
+    record = layer_norm_steps(X[0], decimals=3)
+    hand, exact = _cells_of(steps_text(record), "variance + ε")
+    assert hand == f"{record.variance_plus_eps:.3f}"
+    assert exact == f"{np.var(X[0]) + 1e-5:.6f}"  # the exact column is an exact record: ε shows
+
+
+def test_show_matrix_with_no_rows_or_no_columns_is_refused_in_plain_words():
+    for empty in (np.zeros((0, 3)), np.zeros((2, 0)), []):
+        with pytest.raises(ValueError, match="at least one row and one column"):
+            show_matrix(empty)
+
+
+def test_hand_rounded_is_defined_once_on_the_record():
+    assert layer_norm_steps(X[0], decimals=3).hand_rounded
+    assert not layer_norm_steps(X[0]).hand_rounded
+    assert not layer_norm_steps(X[0], decimals=3).exact.hand_rounded
+    assert not hasattr(helpers.display, "_is_hand_rounded")

@@ -440,3 +440,22 @@ def test_layer_norm_reports_an_overflowing_scale_instead_of_returning_infinity(d
     gamma = np.full(3, np.finfo(dtype).max, dtype=dtype)
     with pytest.raises(ValueError, match="γ · x̂ \\+ β is too large"):
         layer_norm(X.astype(dtype), gamma=gamma)
+
+
+# --- gamma and beta that are not numbers are refused in plain words (review fix)
+
+
+@pytest.mark.parametrize("bad", [["a", "b", "c"], [[1.0, 2.0], [3.0]], object(), [None, 1.0, 2.0]])
+@pytest.mark.parametrize("name", ["gamma", "beta"])
+def test_gamma_or_beta_that_are_not_numbers_get_a_plain_message(bad, name):
+    with pytest.raises(ValueError, match=f"^{name} needs numbers, one per feature \\(3 values\\)"):
+        layer_norm_steps(X[0], **{name: bad})
+    with pytest.raises(ValueError, match=f"^{name} needs numbers"):
+        layer_norm(X, **{name: bad})
+
+
+def test_frozen_array_is_a_read_only_float_copy_without_negative_zero():
+    source = np.array([-0.0, 1.0])
+    frozen = helpers.layernorm.frozen_array(source)
+    assert frozen.dtype == np.float64 and not frozen.flags.writeable
+    assert str(frozen[0]) == "0.0" and frozen is not source and source.flags.writeable

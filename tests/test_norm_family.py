@@ -124,3 +124,18 @@ def test_training_matches_the_same_loop_in_torch():
 def test_bad_input_is_a_plain_value_error(bad):
     with pytest.raises(ValueError):
         bad()
+
+
+def test_bad_eps_or_weight_is_refused_in_plain_words_not_nan():
+    x = np.array([[1.0, 2.0, 3.0], [1.0, 4.0, 9.0]])
+    for norm in (batch_norm, rms_norm):
+        for bad_eps in (-1e-5, None, float("inf")):
+            with pytest.raises(ValueError, match="^eps must be"):
+                norm(x, eps=bad_eps)
+    with pytest.raises(ValueError, match="A column has every value the same and eps is 0"):
+        batch_norm(x, eps=0.0)  # the first column is constant: 0 / 0 would give NaN
+    assert np.all(np.isfinite(batch_norm(x)))
+    with pytest.raises(ValueError, match="^weight needs numbers"):
+        rms_norm(x, weight=["a", "b", "c"])
+    with pytest.raises(ValueError, match="rectangular array of numbers"):
+        batch_norm([[1.0, 2.0], [3.0]])

@@ -193,3 +193,10 @@ def test_tables_line_up_with_their_records(residual):
     assert values.shape == (2, 6) and rows == ["1 · x + 0", "0.01 · x + 0"] and columns[-1] == "largest change"
     np.testing.assert_array_equal(values[1, 2:5], cases[1].output)
     np.testing.assert_allclose(values[:, 0], [np.var(residual[4]) / 1e-5, np.var(residual[4] * 0.01) / 1e-5])
+
+
+@pytest.mark.parametrize("variance", [variance_one_pass, variance_two_pass, variance_welford])
+@pytest.mark.parametrize("bad", [[[1.0, 2.0], [3.0]], ["a", "b"], [None, 1.0]])
+def test_ragged_or_non_numeric_input_is_a_plain_value_error(variance, bad):
+    with pytest.raises(ValueError, match="rectangular array of numbers|real numbers"):
+        variance(bad)

@@ -208,7 +208,8 @@ def test_focus_on_gamma_and_beta_shows_them_even_when_they_are_1_and_0():
     editor = widgets.row_editor(X[2], focus=("gamma", "beta", "output"))
     marked = [line.split()[1] for line in repr(editor).splitlines() if line.startswith("  ▶")]
     assert marked == ["gamma", "beta", "output"]
-    assert "1.0000   1.0000   1.0000" in repr(editor) and "0.0000   0.0000   0.0000" in repr(editor)
+    lines = {line.split()[1]: line.split()[-3:] for line in repr(editor).splitlines() if line.startswith("  ▶")}
+    assert lines["gamma"] == ["1.0000"] * 3 and lines["beta"] == ["0.0000"] * 3
 
 
 def test_focus_on_a_stage_that_does_not_exist_is_refused_in_plain_words():
@@ -641,3 +642,60 @@ def test_number_question_judges_typed_answers_and_explains_bad_text():
     assert question.message == "Your answer 'one point seven' is not a number."
     with pytest.raises(ValueError, match="tolerance must be a number 0 or larger"):
         widgets.number_question("?", 1.0, tolerance=-1)
+
+
+# --- review fixes
+
+
+def test_typing_the_original_value_back_into_a_box_clears_the_message():
+    editor = widgets.row_editor(X[0])
+    good = editor.record
+    editor.value_boxes[1].value = "abc"
+    assert "Value 2" in editor.message
+    editor.value_boxes[1].value = "-0.299"  # the paste field never changed, so it fires no event
+    assert editor.message == "" and editor.messages["row"].value == ""
+    assert editor.row_text.value == "1.133, -0.299, 0.503"
+    np.testing.assert_allclose(editor.record.normalised, good.normalised, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("decimals", [None, 3])
+def test_gamma_overflow_is_shown_as_a_general_message_not_beside_the_row_or_places(decimals):
+    editor = widgets.row_editor(X[0], decimals=decimals)
+    good = editor.record
+    editor.set_gamma("1.7e308, 1.7e308, 1.7e308")
+    assert "too large to store" in editor.messages["general"].value
+    assert editor.messages["row"].value == "" and editor.messages["decimals"].value == ""
+    assert editor.record is good
+
+
+def test_places_too_few_for_the_std_is_still_shown_beside_places():
+    editor = widgets.row_editor([1.0, 1.0001, 1.0002])
+    editor.set_decimals(1)
+    assert "standard deviation rounds to 0" in editor.messages["decimals"].value
+    assert editor.messages["row"].value == "" and editor.messages["general"].value == ""
+
+
+def test_ragged_matrix_none_eps_and_bad_question_numbers_are_plain_value_errors():
+    for make in (widgets.step_explorer, widgets.matrix_editor):
+        with pytest.raises(ValueError, match="not a rectangular array of numbers"):
+            make([[1.0, 2.0], [3.0]])
+    with pytest.raises(ValueError, match=r"ε must be a number such as 1e-5; got nothing \(None\)"):
+        widgets.row_editor(X[0], eps=None)
+    with pytest.raises(ValueError, match="The answer must be a number; got 'abc'"):
+        widgets.number_question("?", answer="abc", tolerance=0.1)
+    with pytest.raises(ValueError, match="The tolerance must be a number; got 'abc'"):
+        widgets.number_question("?", answer=1.0, tolerance="abc")
+    with pytest.raises(ValueError, match="The tolerance must be a number 0 or larger"):
+        widgets.number_question("?", answer=1.0, tolerance=-1)
+
+
+def test_every_widget_shares_one_message_and_one_way_to_show_it():
+    for cls in (widgets.StepExplorer, widgets.MatrixEditor, widgets.AnswerChecker, widgets.MultipleChoice,
+                widgets.LiveTable, widgets.NumberQuestion):
+        assert "message" not in vars(cls) and "_show_problems" not in vars(cls), cls.__name__
+    assert "_show_problems" in vars(widgets.RowEditor)  # one message per field
+    assert not hasattr(widgets, "diagnose")
+    question = widgets.number_question("?", answer="1.5", tolerance=0.1)
+    question.check("x")
+    assert "⚠" in question.message_html.value and question.message.startswith("Your answer")
+    assert question.check("1.55") is True and question.message_html.value == ""

@@ -122,7 +122,6 @@ def _in_folder(folder: Path):
 def _answer_lines(widget) -> list[str]:
     from helpers import answer_check
     from helpers.display import format_number
-    from helpers.layernorm import layer_norm_steps
 
     if hasattr(widget, "options"):  # multiple choice
         lines = [f"**Check yourself.** {widget.question}", "",
@@ -140,22 +139,19 @@ def _answer_lines(widget) -> list[str]:
             lines.append(f"- After a wrong answer the learner reads: {widget.hint}")
         return lines
 
-    def value(record):
-        return record.normalised[widget.index] if widget.quantity == "normalised" else record.stage(widget.quantity)
-
-    exact = layer_norm_steps(widget.row, eps=widget.eps)
-    hand = layer_norm_steps(widget.row, eps=widget.eps, decimals=HAND_PLACES)
-    expected = float(value(exact))
-    typed = typed_places(expected)
+    question = {"row": widget.row, "quantity": widget.quantity, "index": widget.index, "eps": widget.eps}
+    expected = answer_check.expected_value(**question)
+    by_hand = answer_check.expected_value(**question, decimals=HAND_PLACES)
+    typed = places_for_three_digits(expected)
     lines = [f"**Check your answer.** {widget.question}", "",
              f"- **Answer: {format_number(expected, PLACES)}** (exact, to {PLACES} places); typed to {typed} places: "
              f"{format_number(expected, typed)}; worked by hand, rounding every step to {HAND_PLACES} places: "
-             f"{format_number(value(hand), HAND_PLACES)}.",
+             f"{format_number(by_hand, HAND_PLACES)}.",
              "- Counted right: the exact value rounded to the places typed; one unit off in the last place "
              "counts as right up to rounding."]
     wrong, seen = [], set()
     # Every mistake the checker knows, typed to the same places, and what the checker then says.
-    for _, candidate, _ in answer_check._mistakes(widget.row, exact, widget.quantity, widget.index, widget.eps):
+    for _, candidate, _ in answer_check.known_mistakes(**question):
         shown = format_number(candidate, typed)
         if shown in seen:
             continue
@@ -169,7 +165,7 @@ def _answer_lines(widget) -> list[str]:
     return lines
 
 
-def typed_places(value: float) -> int:
+def places_for_three_digits(value: float) -> int:
     """How many places a learner types for three significant digits (at least 3)."""
     if value == 0:
         return HAND_PLACES
