@@ -1,0 +1,170 @@
+"""The "module" exercise of notebook 08: check a learner's ``torch.nn.Module`` LayerNorm.
+
+Imported by :func:`helpers.exercises.check` only for ``step="module"``, so torch is never imported
+by ``import helpers``. The module may be a class taking ``(n_features, eps=1e-5)`` or an instance;
+its forward takes a tensor whose last axis is the features. Checked, in order: it can be built for
+3 and for 5 features (a hard-coded width fails at 5), it has learnable γ and β (one per feature),
+its output matches LayerNorm on unseen batches (float32 and float64), it uses γ and β the right way
+round, and gradients flow back to the input and to γ and β.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from helpers.exercise_cases import SEED, Case, mistakes
+from helpers.exercises import CheckResult, _close, _match_mistake, _text, run_call
+from helpers.formula import layer_norm_forward
+from helpers.layernorm import DEFAULT_EPS
+
+WIDTHS = (3, 5)
+
+
+def check_module(module) -> CheckResult:
+    """Check ``module`` (a class or an instance); never raises."""
+    try:
+        return _check_module(module)
+    except Exception as error:  # noqa: BLE001 — the learner's module may fail in ways no check foresaw
+        return CheckResult("module", False, f"Checking your module failed with {type(error).__name__}: {error}"[:400],
+                           "exception")
+
+
+def _check_module(module) -> CheckResult:
+    import torch
+
+    def fail(diagnosis, mistake=None, case="", expected="", got=""):
+        return CheckResult("module", False, diagnosis, mistake, case, "", expected, got)
+
+    if isinstance(module, type) and not issubclass(module, torch.nn.Module):
+        return fail(f"check('module', …) needs a torch.nn.Module class or instance; {module.__name__} is not one "
+                    "(write `class MyLayerNorm(nn.Module):`).", "not-a-module")
+    if not isinstance(module, (type, torch.nn.Module)):
+        return fail(f"check('module', …) needs a torch.nn.Module class or instance; got {type(module).__name__}.",
+                    "not-a-module")
+    rng = np.random.default_rng(SEED + 3)
+    count = 0
+    widths = WIDTHS if isinstance(module, type) else (_width(module),)
+    for n in widths:
+        if n is None:
+            return fail("Your module has no learnable parameters: give it γ and β as nn.Parameter "
+                        "(torch.ones(n_features) and torch.zeros(n_features)).", "no-parameters")
+        if isinstance(module, type):
+            built = run_call(module, (n,))
+            if built.problem is not None:
+                hard = n != WIDTHS[0]
+                return fail(("It builds for 3 features but not for 5: it hard-codes the width. " if hard else "")
+                            + f"Making {module.__name__}({n}) failed. {built.problem}",
+                            "hard-coded-width" if hard else built.key)
+            layer = built.value
+        else:
+            layer = module
+        params = [p for p in layer.parameters() if p.requires_grad]
+        if not params:
+            return fail("Your module has no learnable parameters: wrap γ and β in nn.Parameter, so that "
+                        "training can change them.", "no-parameters")
+        if sorted(tuple(p.shape) for p in params) != [(n,), (n,)]:
+            shapes = ", ".join(str(tuple(p.shape)) for p in params)
+            hard = n != WIDTHS[0] and isinstance(module, type)
+            return fail((f"Built for {n} features, its parameters have shapes {shapes}: "
+                         + ("it hard-codes the width. " if hard else "")
+                         + f"γ and β need one number per feature, shape ({n},)."),
+                        "hard-coded-width" if hard else "parameter-shape")
+        for dtype in (torch.float32, torch.float64):
+            x = np.round(rng.normal(0, 1.5, (2, 4, n)), 3) + (100.0 if dtype == torch.float64 else 0.0)
+            result = _forward(layer, x, dtype, n)
+            count += 1
+            if isinstance(result, CheckResult):
+                return result
+            case = Case(f"a batch of shape {x.shape} in {str(dtype).replace('torch.', '')}", (x, DEFAULT_EPS),
+                        layer_norm_forward(x, DEFAULT_EPS)[0], np.float32 if dtype == torch.float32 else np.float64)
+            if not _close(result, case.expected, case):
+                if _close(result, np.ones_like(result), case):
+                    scale = [m for m in mistakes("scale_shift") if m.key == "gamma-beta-swapped"][0]
+                    return fail(f"It looks like {scale.name}: with γ = 1 and β = 0 every output is 1. {scale.advice}",
+                                scale.key, case.label, _text(case.expected[0]), _text(result[0]))
+                mistake = _match_mistake("layer_norm", [(case, result)])
+                if mistake is not None and mistake.key not in ("wrong-axis", "no-axis", "lost-keepdims"):
+                    return fail(f"It looks like {mistake.name}. {mistake.advice}", mistake.key, case.label,
+                                _text(case.expected[0]), _text(result[0]))
+                if mistake is not None:
+                    return fail(f"It looks like {mistake.name}: use dim=-1 and keepdim=True.", mistake.key,
+                                case.label, _text(case.expected[0]), _text(result[0]))
+                return fail("Its output differs from LayerNorm (with γ = 1, β = 0 as a new layer starts).",
+                            None, case.label, _text(case.expected[0]), _text(result[0]))
+        problem = _gamma_beta_and_gradients(layer, n, rng)
+        if problem is not None:
+            return fail(*problem)
+    return CheckResult("module", True, f"right on {count} unseen batches ({' and '.join(map(str, widths))} features, "
+                                       "float32 and float64); γ and β are learnable and gradients flow.", count=count)
+
+
+def _width(layer):
+    shapes = [tuple(p.shape) for p in layer.parameters()]
+    return shapes[0][-1] if shapes and shapes[0] else None
+
+
+def _forward(layer, x, dtype, n):
+    import torch
+
+    layer = layer.to(dtype)
+    tensor = torch.tensor(x, dtype=dtype)
+    outcome = run_call(layer, (tensor,))
+    if outcome.problem is not None:
+        return CheckResult("module", False, f"Its forward failed on a batch of shape {tuple(x.shape)}. {outcome.problem}",
+                           outcome.key)
+    out = outcome.value
+    if isinstance(out, np.ndarray):
+        return CheckResult("module", False, "forward returned a numpy array, so no gradient can flow back: "
+                                            "it is not differentiable. Keep to torch operations.", "not-differentiable")
+    if not isinstance(out, torch.Tensor):
+        return CheckResult("module", False, f"forward should return a tensor; it returned {type(out).__name__}.",
+                           "wrong-type")
+    if tuple(out.shape) != tuple(x.shape):
+        return CheckResult("module", False, f"forward returned shape {tuple(out.shape)} for an input of shape "
+                                            f"{tuple(x.shape)}: the wrong length.", "wrong-length")
+    return out.detach().to(torch.float64).numpy()
+
+
+def _gamma_beta_and_gradients(layer, n, rng):
+    """Set γ and β to random values, check the output uses them per feature, then check gradients."""
+    import torch
+
+    layer = layer.to(torch.float64)
+    params = [p for p in layer.parameters() if p.requires_grad]
+    ones = [p for p in params if torch.all(p == 1)]
+    zeros = [p for p in params if torch.all(p == 0)]
+    if len(ones) != 1 or len(zeros) != 1:
+        return ("A new LayerNorm starts with γ = 1 (torch.ones) and β = 0 (torch.zeros).", "initial-values")
+    gamma, beta = ones[0], zeros[0]
+    g, b = np.round(rng.uniform(0.5, 3, n), 2), np.round(rng.uniform(-1, 1, n), 2)
+    with torch.no_grad():
+        gamma.copy_(torch.tensor(g)), beta.copy_(torch.tensor(b))
+    x = np.round(rng.normal(0, 1, (4, n)), 3)
+    tensor = torch.tensor(x, requires_grad=True)
+    outcome = run_call(layer, (tensor,))
+    if outcome.problem is not None:
+        return (f"Its forward failed with γ and β set. {outcome.problem}", outcome.key)
+    out = outcome.value
+    x_hat = layer_norm_forward(x, DEFAULT_EPS)[0]
+    got = out.detach().numpy()
+    case = Case("a 4-row batch with γ and β set", (x, DEFAULT_EPS), g * x_hat + b)
+    if not _close(got, case.expected, case):
+        scale = [m for m in mistakes("scale_shift") if m.key == "gamma-beta-swapped"][0]
+        key, words = (scale.key, f"It looks like {scale.name}. {scale.advice}") if _close(
+            got, b * x_hat + g, case) else ("gamma-beta", "With γ and β set, its output is not γ · x̂ + β.")
+        return (words, key, case.label, _text(case.expected[0]), _text(got[0]))
+    if not out.requires_grad or out.grad_fn is None:
+        return ("Its output is not differentiable (no gradient can flow back): keep to torch operations, "
+                "without .detach(), .numpy(), .item() or torch.no_grad() inside forward.", "not-differentiable")
+    weights = torch.tensor(rng.normal(0, 1, (4, n)))
+    try:
+        (out * weights).sum().backward()
+    except RuntimeError as error:
+        return (f"Gradients cannot flow back through it ({error}"[:300] + ").", "not-differentiable")
+    finally:
+        with torch.no_grad():
+            gamma.fill_(1.0), beta.fill_(0.0)
+    if tensor.grad is None or gamma.grad is None or beta.grad is None:
+        return ("Gradients do not reach the input, γ and β: keep to torch operations inside forward.",
+                "not-differentiable")
+    return None
