@@ -92,10 +92,16 @@ def test_readme_series_table_is_generated_and_up_to_date():
                                            "`python tools/notebook_chrome.py`")
 
 
-def test_setup_cell_is_short_and_installs_nothing_colab_has():
+def test_setup_cell_is_folded_and_installs_nothing_colab_has():
     series = _series()
     source = series.setup_source()
-    assert len(source.splitlines()) <= 22, "keep the set-up cell short: learners read it first"
+    assert len(source.splitlines()) <= 45, "keep the set-up cell short"
+    assert source.startswith("#@title "), "Colab shows a cell as its title line only when it starts with #@title"
+    for path in NOTEBOOK_PATHS:
+        metadata = _tagged(path, "chrome-setup").get("metadata", {})
+        assert metadata.get("jupyter", {}).get("source_hidden") is True and metadata.get("cellView") == "form", (
+            f"{path.name}: the set-up cell is not folded (JupyterLab: jupyter.source_hidden; Colab: cellView form); "
+            "run tools/notebook_chrome.py")
     assert series.REPOSITORY_URL in source and CLONE_ADDRESS_VARIABLE in source
     assert not {name.lower() for name in series.COLAB_MISSING_PACKAGES} & COLAB_HAS, (
         "the set-up cell must not install what Colab has (that would upgrade it)")
@@ -255,3 +261,88 @@ def test_setup_cell_outside_colab_shows_nothing_and_finds_helpers(tmp_path):
     finally:
         kernel.stop()
 
+
+
+# ---------------------------------------------------------------------------------------------
+# When the fetch fails in Colab: one plain sentence each, never a login prompt or a traceback
+
+FAKE_GIT = """#!/bin/sh
+echo "GIT_TERMINAL_PROMPT=$GIT_TERMINAL_PROMPT" >> "{log}"
+{action}
+"""
+FAILURES = {
+    # what git does -> (words the sentence must contain, words it must not)
+    "private": ("echo \"fatal: could not read Username for 'https://github.com': terminal prompts disabled\" >&2; "
+                "exit 128", ("does not exist or is not public", "no GitHub login is needed")),
+    "offline": ("echo \"fatal: unable to access 'https://github.com/a/b/': Could not resolve host: github.com\" >&2; "
+                "exit 128", ("no internet connection", "run this cell again")),
+    "hangs": ("sleep 30", ("took longer than 2 s", "run this cell again")),
+}
+
+
+@pytest.fixture(scope="module")
+def colab_kernel(tmp_path_factory):
+    """One simulated Colab kernel for every failure case (each case changes PATH and the address)."""
+    folder = tmp_path_factory.mktemp("colab-failures")
+    (folder / "content").mkdir()
+    kernel = Kernel(folder / "content", {"LAYERNORM_FETCH_TIMEOUT": "2"}, folder)
+    assert not _problems(kernel.run(PRETEND_TO_BE_COLAB))
+    yield kernel, folder
+    kernel.stop()
+
+
+def _one_sentence(outputs: list[dict]) -> str:
+    """The set-up's failure as shown: exactly one error output, its 'traceback' one line, nothing else."""
+    assert len(outputs) == 1 and outputs[0]["output_type"] == "error", outputs
+    lines = outputs[0]["traceback"]
+    assert len(lines) == 1, f"a failed set-up shows a traceback of {len(lines)} lines: {lines}"
+    sentence = lines[0]
+    assert sentence.startswith("Set-up stopped: ") and sentence.endswith("."), sentence
+    assert sentence.count(". ") == 0 and "Traceback" not in sentence and "\n" not in sentence, sentence
+    return sentence
+
+
+@pytest.mark.parametrize("case", sorted(FAILURES))
+def test_failed_fetch_says_what_happened_in_one_sentence(case, colab_kernel):
+    kernel, folder = colab_kernel
+    action, expected = FAILURES[case]
+    fake_bin, log = folder / case, folder / f"{case}.log"
+    fake_bin.mkdir()
+    (fake_bin / "git").write_text(FAKE_GIT.format(log=log, action=action), encoding="utf-8")
+    (fake_bin / "git").chmod(0o755)
+    address = "https://github.com/nobody/not-there"
+    kernel.run(f"import os; saved_path = os.environ['PATH']; os.environ['PATH'] = {str(fake_bin)!r} + ':' + saved_path; "
+               f"os.environ['LAYERNORM_REPOSITORY'] = {address!r}")
+    try:
+        sentence = _one_sentence(kernel.run(_series().setup_source(), timeout=60))
+    finally:
+        kernel.run("os.environ['PATH'] = saved_path")
+    for words in expected:
+        assert words in sentence, f"{case}: {words!r} not in {sentence!r}"
+    assert log.read_text().split() == ["GIT_TERMINAL_PROMPT=0"], "git may prompt for a login"
+    assert not (folder / "content" / "layernorm-step-by-step").exists(), "a failed fetch left a folder behind"
+
+
+def test_missing_repository_with_real_git_says_so_in_one_sentence(colab_kernel, tmp_path):
+    if shutil.which("git") is None:
+        pytest.skip("needs git")
+    kernel, folder = colab_kernel
+    kernel.run(f"os.environ['LAYERNORM_REPOSITORY'] = {(tmp_path / 'no-such-repository').as_uri()!r}")
+    sentence = _one_sentence(kernel.run(_series().setup_source(), timeout=60))
+    assert "does not exist or is not public" in sentence, sentence
+
+
+@pytest.mark.parametrize("leftover", ["empty folder", "no data"])
+def test_incomplete_folder_is_fetched_again(leftover, colab_kernel, local_remote):
+    kernel, folder = colab_kernel
+    clone = folder / "content" / "layernorm-step-by-step"
+    clone.mkdir()
+    if leftover == "no data":
+        shutil.copytree(ROOT / "helpers", clone / "helpers", ignore=shutil.ignore_patterns("__pycache__"))
+    kernel.run(f"os.environ['LAYERNORM_REPOSITORY'] = {local_remote!r}")
+    try:
+        outputs = kernel.run(_series().setup_source(), timeout=60)
+        assert not outputs, outputs
+        assert (clone / "helpers" / "__init__.py").is_file() and (clone / "data" / "residual_matrix.csv").is_file()
+    finally:
+        shutil.rmtree(clone, ignore_errors=True)

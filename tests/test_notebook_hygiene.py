@@ -22,7 +22,7 @@ NOTEBOOKS_DIR = ROOT / "notebooks"
 NOTEBOOK_PATHS = sorted(NOTEBOOKS_DIR.glob("*.ipynb"))
 
 ALLOWED_NOTEBOOK_METADATA = {"kernelspec", "language_info", "widgets"}
-ALLOWED_CELL_METADATA = {"tags", "editable", "slideshow", "jupyter"}
+ALLOWED_CELL_METADATA = {"tags", "editable", "slideshow", "jupyter", "cellView"}  # cellView: Colab folds the set-up cell
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"

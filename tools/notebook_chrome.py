@@ -5,7 +5,8 @@
 
 The cells, found by their tag:
   chrome-header    first cell: title, goal, "you are here" roadmap, Open-in-Colab badge
-  chrome-setup     second cell: makes `import helpers` work (locally and in Colab)
+  chrome-setup     second cell: makes `import helpers` work (locally and in Colab); folded
+                   (jupyter.source_hidden, and Colab's cellView "form" under its #@title line)
   chrome-footer    last cell: ← previous · contents · next →
   chrome-contents  (00_contents.ipynb only) the table of notebooks
 README.md's series table (between `<!-- series-table` and `<!-- /series-table -->`) is rewritten
@@ -20,6 +21,7 @@ and only when something changed.
 from __future__ import annotations
 
 import argparse
+import copy
 import re
 import sys
 from pathlib import Path
@@ -42,9 +44,15 @@ def tags(cell) -> list[str]:
     return list(cell.get("metadata", {}).get("tags", []))
 
 
+def _metadata(tag: str) -> dict:
+    """A chrome cell's metadata: its tag, and for the set-up cell what folds it (series.SETUP_CELL_METADATA)."""
+    extra = series.SETUP_CELL_METADATA if tag == SETUP else {}
+    return {**copy.deepcopy(extra), "tags": [tag]}
+
+
 def _new_cell(tag: str, source: str):
     make = nbformat.v4.new_code_cell if tag == SETUP else nbformat.v4.new_markdown_cell
-    cell = make(source=source, metadata={"tags": [tag]})
+    cell = make(source=source, metadata=_metadata(tag))
     cell["id"] = tag  # stable, readable ids keep diffs small
     return cell
 
@@ -69,6 +77,10 @@ def _set_source(cell, tag: str, source: str):
         fresh = _new_cell(tag, source)
         fresh["id"] = cell.get("id", tag)
         return fresh
+    wanted = _metadata(tag)
+    metadata = {key: value for key, value in cell.metadata.items() if key not in ("cellView", "jupyter")}
+    metadata.update(wanted, tags=[tag, *(other for other in tags(cell) if other != tag)])
+    cell.metadata = nbformat.from_dict(metadata)
     if cell.source != source:
         cell.source = source
         if wanted_type == "code":  # the stored outputs belonged to the old source

@@ -11,9 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # The repository's public address, in one place: the Colab and Binder badges (in every notebook and
-# in README.md) and the clone in every set-up cell are generated from it. (PLACEHOLDER until the
-# repository is published: change it here, run `python tools/notebook_chrome.py`, and execute the
-# notebooks again.)
+# in README.md) and the clone in every set-up cell are generated from it. It must be the published,
+# public repository (Colab clones it without a login; a private or wrong address makes every set-up
+# cell stop with "could not be read"). PLACEHOLDER until the repository is published: change it here,
+# then run `python3 tools/notebook_chrome.py && python3 run.py execute` (every badge and set-up cell,
+# then the stored outputs).
 REPOSITORY_URL = "https://github.com/layernorm-step-by-step/layernorm-step-by-step"
 # The set-up cell clones from this environment variable when it is set: tests/test_colab_setup.py
 # points it at a local copy. Learners never need it.
@@ -126,13 +128,22 @@ def header_markdown(file: str) -> str:
     ])
 
 
+SETUP_TITLE = "Set-up: run this cell first; it makes `import helpers` work here, on Binder and in Colab"
+FETCH_TIMEOUT_VARIABLE = "LAYERNORM_FETCH_TIMEOUT"  # seconds; tests shorten it (default 120)
+# Notebook metadata of the set-up cell: folded in JupyterLab and Notebook 7 (source_hidden) and shown
+# as its title only in Colab (cellView "form" with the #@title line), so a learner's eye skips it.
+SETUP_CELL_METADATA = {"cellView": "form", "jupyter": {"source_hidden": True}}
+
+
 def setup_source() -> str:
     """The second cell of every notebook: make ``import helpers`` work, locally, on Binder and in Colab.
 
     In Google Colab (where the notebook arrives alone) it clones the repository's helpers and data once,
     into the working folder, and installs only what Colab lacks (today: nothing); elsewhere it adds
     the repository folder to ``sys.path`` when ``helpers`` is not installed. Outside Colab it prints
-    nothing.
+    nothing. When the fetch fails, the cell stops with one plain sentence (no traceback) saying what
+    happened and what to do: git never asks for a login (GIT_TERMINAL_PROMPT=0), a hung fetch stops
+    after a time limit, and a copy without helpers or data (an earlier fetch cut short) is fetched again.
     """
     install = ""
     if COLAB_MISSING_PACKAGES:
@@ -141,20 +152,44 @@ def setup_source() -> str:
             f'    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", {packages}], check=True)\n'
         )
     return (
-        "# Set-up (the same in every notebook): make `import helpers` work here, on Binder and in Google Colab.\n"
-        "import importlib.util\n"
-        "import os\n"
-        "import subprocess\n"
-        "import sys\n"
+        f"#@title {SETUP_TITLE}\n"
+        "import importlib.util, os, re, shutil, subprocess, sys\n"
         "from pathlib import Path\n"
+        "\n"
+        "\n"
+        "class SetupProblem(Exception):\n"
+        "    def _render_traceback_(self):  # shown as one plain sentence, without a traceback\n"
+        '        return [f"Set-up stopped: {self}"]\n'
+        "\n"
+        "\n"
+        "def fetch_lesson(repository, folder):\n"
+        '    if (folder / "helpers" / "__init__.py").is_file() and (folder / "data").is_dir():\n'
+        "        return  # fetched already\n"
+        "    shutil.rmtree(folder, ignore_errors=True)  # an incomplete copy is fetched again\n"
+        f'    limit = float(os.environ.get("{FETCH_TIMEOUT_VARIABLE}", "120"))\n'
+        '    command = ["git", "clone", "--quiet", "--depth", "1", repository, str(folder)]\n'
+        "    try:\n"
+        "        done = subprocess.run(command, capture_output=True, text=True, timeout=limit,\n"
+        '                              env={**os.environ, "GIT_TERMINAL_PROMPT": "0"})  # never ask for a login\n'
+        "    except subprocess.TimeoutExpired:\n"
+        "        shutil.rmtree(folder, ignore_errors=True)\n"
+        '        raise SetupProblem(f"fetching {repository} took longer than {limit:g} s; check the internet "\n'
+        '                           "connection and run this cell again.") from None\n'
+        "    if done.returncode == 0:\n"
+        "        return\n"
+        "    shutil.rmtree(folder, ignore_errors=True)\n"
+        '    if re.search(r"resolve host|unable to access|failed to connect|unreachable", done.stderr, re.I):\n'
+        '        raise SetupProblem(f"could not reach {repository}: this runtime has no internet connection; "\n'
+        '                           "check the connection and run this cell again.")\n'
+        '    raise SetupProblem(f"{repository} could not be read: it does not exist or is not public "\n'
+        '                       "(no GitHub login is needed); ask your teacher for the notebook\'s right link.")\n'
+        "\n"
         "\n"
         'if "google.colab" in sys.modules:  # in Colab: fetch the lesson\'s helpers and data, once\n'
         f'    repository = os.environ.get("{REPOSITORY_VARIABLE}", "{REPOSITORY_URL}")\n'
-        f'    folder = Path("{CLONE_FOLDER}").resolve()\n'
-        "    if not folder.exists():\n"
-        '        subprocess.run(["git", "clone", "--quiet", "--depth", "1", repository, str(folder)], check=True)\n'
+        f'    fetch_lesson(repository, Path("{CLONE_FOLDER}").resolve())\n'
         f"{install}"
-        "    sys.path.insert(0, str(folder))\n"
+        f'    sys.path.insert(0, str(Path("{CLONE_FOLDER}").resolve()))\n'
         'elif importlib.util.find_spec("helpers") is None:  # run from notebooks/ without installing\n'
         "    sys.path.insert(0, str(Path.cwd().parent))\n"
         "\n"
