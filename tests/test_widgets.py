@@ -334,7 +334,7 @@ def test_an_unexpected_error_in_a_callback_is_shown_not_raised(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("the maths broke")
 
-    monkeypatch.setattr(widgets, "layer_norm_steps", broken)
+    monkeypatch.setattr(widgets.row, "layer_norm_steps", broken)
     editor.set_row(X[1])  # must not raise
     assert "Something went wrong: the maths broke" in editor.message
     assert "Something went wrong" in editor.messages["general"].value

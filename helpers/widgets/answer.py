@@ -1,0 +1,93 @@
+"""4. Check your answer: type a value you computed and be told at once whether it is right."""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as widgets
+
+from helpers import answer_check
+from helpers.data import parse_row
+from helpers.layernorm import DEFAULT_EPS
+from helpers.widgets.base import (
+    _MESSAGE_COLOUR,
+    _WIDE,
+    NumbersBox,
+    _as_text,
+    _check_eps_value,
+    _message_lines,
+    _never_raises,
+)
+
+
+class AnswerChecker(NumbersBox):
+    """Type a value you computed and be told at once whether it is right. Made by :func:`answer_checker`."""
+
+    _KIND_MARKS = {answer_check.RIGHT: "✓ Right", answer_check.ROUNDING: "≈ Right up to rounding",
+                   answer_check.WRONG: "✗ Not yet"}
+
+    def __init__(self, row, quantity, index=None, eps=DEFAULT_EPS):
+        super().__init__()
+        self.row = parse_row(_as_text(row))
+        self.eps = _check_eps_value(eps)
+        self.question = answer_check.question_text(self.row, quantity, index, self.eps)
+        self.quantity, self.index = quantity, index
+        self.verdict: answer_check.Verdict | None = None
+        self._answer_text = ""
+        self.answer_box = widgets.Text(description="your answer:", placeholder="e.g. 0.446", continuous_update=False,
+                                       layout=widgets.Layout(width="300px"), **_WIDE)
+        self.check_button = widgets.Button(description="Check", layout=widgets.Layout(width="80px"))
+        self.message_html = widgets.HTML()
+        self.verdict_html = widgets.HTML()
+        self.answer_box.observe(self._on_answer, names="value")
+        self.check_button.on_click(self._on_answer)
+        self.children = [
+            widgets.HTML(f"<b>Check your answer.</b> {html.escape(self.question)}"),
+            widgets.HBox([self.answer_box, self.check_button, self.message_html],
+                         layout=widgets.Layout(align_items="center")),
+            self.verdict_html,
+        ]
+
+    def check(self, text):
+        """Type ``text`` and press Check. Returns the verdict, or None when the text is not a number."""
+        if self.answer_box.value == _as_text(text):
+            self.check_button.click()
+        else:
+            self.answer_box.value = _as_text(text)
+        return None if self._problems else self.verdict
+
+    @_never_raises
+    def _on_answer(self, _change=None) -> None:
+        text = self.answer_box.value
+        try:
+            verdict = answer_check.diagnose(self.row, self.quantity, text, index=self.index, eps=self.eps)
+        except ValueError as problem:
+            message = str(problem)
+            self._problems = {"answer": message if message[0].isupper() else f"Your answer {message}."}
+        else:
+            self.verdict, self._answer_text, self._problems = verdict, text.strip(), {}
+        self._render()
+
+    def _render(self) -> None:
+        self._show_problems()
+        if self.verdict is not None:
+            colour = "#005a87" if self.verdict.is_right else _MESSAGE_COLOUR
+            self.verdict_html.value = (f'<div style="color:{colour}"><b>{self._KIND_MARKS[self.verdict.kind]}</b> '
+                                       f"({html.escape(self._answer_text)}): {html.escape(self.verdict.hint)}</div>")
+
+    def text(self) -> str:
+        lines = [f"Check your answer: {self.question}"]
+        if self.verdict is not None:
+            lines.append(f"  your answer: {self._answer_text}")
+            lines.append(f"  {self._KIND_MARKS[self.verdict.kind]}: {self.verdict.hint}")
+        else:
+            lines.append("  (type your answer and press Enter or Check)")
+        return "\n".join(lines + _message_lines(self._problems))
+
+
+def answer_checker(row, quantity, index=None, eps=DEFAULT_EPS) -> AnswerChecker:
+    """A check-your-answer box for ``quantity`` ("mean", "variance", "std" or "normalised", with ``index``
+    counted from 0 picking the value) of ``row``; the verdict comes from :func:`helpers.answer_check.diagnose`.
+    Introduced in notebook 02.
+    """
+    return AnswerChecker(row, quantity, index=index, eps=eps)

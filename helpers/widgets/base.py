@@ -1,0 +1,179 @@
+"""What every widget here shares: the text-form base class, the never-raise wrapper, messages,
+argument checks and the typed-text helpers."""
+
+from __future__ import annotations
+
+import functools
+import html
+import math
+
+import ipywidgets as widgets
+import numpy as np
+
+from helpers.data import parse_number
+from helpers.layernorm import as_float_array
+
+
+# ipywidgets 8 gives a widget's text form through _repr_mimebundle_, 7.x through _ipython_display_.
+IPYWIDGETS_8 = hasattr(widgets.Widget, "_repr_mimebundle_")
+
+MAX_VALUE_BOXES = 12  # rows up to this long get one box per value as well as the paste field
+EPS_SLIDER_EXPONENTS = (-12, -1)  # the eps slider runs from 1e-12 to 1e-1
+MAX_MATRIX_CELLS = 400  # matrix_editor makes one text box per cell
+# The stages the step explorer reveals, in order; "output" is the gamma/beta step.
+EXPLORER_STAGES = ("input", "mean", "differences", "squared_differences", "variance", "variance_plus_eps",
+                   "std", "normalised", "output")
+
+_MESSAGE_COLOUR = "#a33c00"  # a dark vermillion (Okabe–Ito), always with a ⚠ so colour is not needed
+_WIDE = {"style": {"description_width": "initial"}}
+
+
+# ---------------------------------------------------------------------------------------------
+# What every widget here shares
+
+
+class NumbersBox(widgets.VBox):
+    """A VBox whose plain-text form is its current numbers, not ``VBox(children=...)``.
+
+    A subclass defines ``text()``. Every widget here is one; notebooks 09 to 12 build small live tables on it.
+    Problems with what was typed are kept in ``_problems`` (field name → plain words) and shown in
+    ``message_html``, an HTML widget the subclass places.
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._problems: dict[str, str] = {}
+
+    def text(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def message(self) -> str:
+        """The current problems in plain words ("" when there is none)."""
+        return " ".join(self._problems.values())
+
+    def _show_problems(self) -> None:
+        self.message_html.value = "<br>".join(_message_html(text) for text in self._problems.values())
+
+    def __repr__(self) -> str:
+        try:
+            return self.text()
+        except Exception:  # still being built: a repr must never fail
+            return f"{type(self).__name__}()"
+
+    __str__ = __repr__
+
+    # ipywidgets cuts the text form at 110 characters; publish all of it instead.
+    if IPYWIDGETS_8:
+
+        def _repr_mimebundle_(self, **kwargs):
+            data = super()._repr_mimebundle_(**kwargs) or {}
+            data["text/plain"] = repr(self)
+            return data
+
+    else:
+
+        def _ipython_display_(self, **kwargs):
+            from IPython.display import display
+
+            data = {
+                "text/plain": repr(self),
+                "application/vnd.jupyter.widget-view+json": {
+                    "version_major": 2, "version_minor": 0, "model_id": self._model_id,
+                },
+            }
+            display(data, raw=True)
+            self._handle_displayed(**kwargs)
+
+
+def _never_raises(handler):
+    """Wrap a widget callback: an unexpected error becomes a message, never a traceback in the notebook."""
+
+    @functools.wraps(handler)
+    def run(self, *args, **kwargs):
+        try:
+            return handler(self, *args, **kwargs)
+        except Exception as problem:  # noqa: BLE001 - a callback must not raise into the notebook
+            self._problems = {**getattr(self, "_problems", {}), "general": f"Something went wrong: {problem}"}
+            try:
+                self._show_problems()
+            except Exception:  # noqa: BLE001 - not even showing the message may raise
+                pass
+            return None
+
+    return run
+
+
+def _message_html(text: str) -> str:
+    return f'<span style="color:{_MESSAGE_COLOUR}">⚠ {html.escape(text, quote=False)}</span>' if text else ""
+
+
+def _message_lines(problems: dict) -> list[str]:
+    if not problems:
+        return []
+    return [f"⚠ {text}" for text in problems.values()] + ["  (showing the last good result)"]
+
+
+def _as_text(value) -> str:
+    """What a person would have typed for ``value``: text as it is, numbers so they read back exactly."""
+    if isinstance(value, str):
+        return value
+    if np.ndim(value) == 0:
+        return _number_text(value)
+    return ", ".join(_number_text(v) for v in np.asarray(value, dtype=object).ravel())
+
+
+def _number_text(value) -> str:
+    """The shortest text that reads back as exactly ``value``: ``1`` (not ``1.0``), ``0.503``, ``1e-05``."""
+    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
+        text = repr(float(value) + 0.0)  # + 0.0 turns -0.0 into 0.0
+        return text[:-2] if text.endswith(".0") else text
+    return str(value)
+
+
+def _check_matrix(matrix) -> np.ndarray:
+    array = as_float_array(matrix).astype(np.float64)  # a copy, so editing it leaves ``matrix`` alone
+    if array.ndim == 1:
+        array = array[np.newaxis, :]
+    if array.ndim != 2 or array.size == 0:
+        raise ValueError(f"Give a matrix: rows of numbers, all the same length; got shape {array.shape}.")
+    if not np.all(np.isfinite(array)):
+        raise ValueError("The matrix contains NaN or infinity; LayerNorm needs finite numbers.")
+    return array
+
+
+def _check_row_index(index, rows: int) -> int:
+    if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < rows:
+        raise ValueError(f"Pick a row by its index from 0 to {rows - 1} (row 1 is index 0); got {index!r}.")
+    return int(index)
+
+
+def _check_eps_value(eps) -> float:
+    if isinstance(eps, str):
+        eps = _parse_eps(eps)
+    if isinstance(eps, bool) or not isinstance(eps, (int, float, np.integer, np.floating)):
+        given = "nothing (None)" if eps is None else type(eps).__name__
+        raise ValueError(f"ε must be a number such as 1e-5; got {given}.")
+    eps = float(eps)
+    if not math.isfinite(eps) or eps <= 0:
+        raise ValueError(f"ε must be greater than 0 (PyTorch uses 1e-5); got {eps:g}.")
+    return eps
+
+
+def _number_argument(value, name: str) -> float:
+    """A finite number given in code (or as text), or a ValueError naming ``name``."""
+    try:
+        number = parse_number(value) if isinstance(value, str) else float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number; got {value!r}.") from None
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be a finite number; got {value!r}.")
+    return number
+
+
+def _parse_eps(text: str) -> float:
+    """eps as typed into a box, or a ValueError saying what is wrong with it."""
+    try:
+        return parse_number(text)
+    except ValueError as problem:
+        raise ValueError(f"ε {problem}.") from None

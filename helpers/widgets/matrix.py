@@ -1,0 +1,153 @@
+"""3. Matrix editor: every row in and out side by side; editing a cell recomputes the output."""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+import numpy as np
+
+from helpers.data import parse_number
+from helpers.display import format_eps, show_matrix, side_by_side, steps_html, steps_text
+from helpers.layernorm import DEFAULT_EPS, frozen_array, layer_norm, layer_norm_steps
+from helpers.widgets.base import (
+    _MESSAGE_COLOUR,
+    _WIDE,
+    MAX_MATRIX_CELLS,
+    NumbersBox,
+    _as_text,
+    _check_eps_value,
+    _check_matrix,
+    _check_row_index,
+    _message_lines,
+    _never_raises,
+    _number_text,
+)
+
+
+class MatrixEditor(NumbersBox):
+    """Every row in and out side by side; editing a cell recomputes the whole output. Made by :func:`matrix_editor`."""
+
+    def __init__(self, matrix, row=0, eps=DEFAULT_EPS):
+        super().__init__()
+        self.matrix = _check_matrix(matrix)
+        rows, columns = self.matrix.shape
+        if self.matrix.size > MAX_MATRIX_CELLS:
+            raise ValueError(f"matrix_editor makes one box per cell, at most {MAX_MATRIX_CELLS}; this matrix has "
+                             f"{self.matrix.size}. Show a larger one with helpers.show_matrix.")
+        self.eps = _check_eps_value(eps)
+        self._row = _check_row_index(row, rows)
+        self._output = frozen_array(layer_norm(self.matrix, eps=self.eps))
+        self.record = layer_norm_steps(self.matrix[self._row], eps=self.eps)
+        self.cells = [[widgets.Text(value=_number_text(v), continuous_update=False,
+                                    layout=widgets.Layout(width="90px")) for v in line] for line in self.matrix]
+        for line in self.cells:
+            for cell in line:
+                cell.observe(self._on_cell, names="value")
+        self.row_labels = [widgets.Label(layout=widgets.Layout(width="60px")) for _ in range(rows)]
+        self.row_lines = [widgets.HBox([label, *line]) for label, line in zip(self.row_labels, self.cells)]
+        header = widgets.HBox([widgets.Label("", layout=widgets.Layout(width="60px"))] + [
+            widgets.Label(f"f{j + 1}", layout=widgets.Layout(width="90px")) for j in range(columns)])
+        self.row_picker = widgets.Dropdown(options=[(f"row {i + 1}", i) for i in range(rows)], value=self._row,
+                                           description="current row:", layout=widgets.Layout(width="220px"), **_WIDE)
+        self.row_picker.observe(self._on_row, names="value")
+        self.eps_text = widgets.Text(value=_number_text(self.eps), description="ε:", continuous_update=False,
+                                     layout=widgets.Layout(width="200px"), **_WIDE)
+        self.eps_text.observe(self._on_cell, names="value")
+        self.message_html = widgets.HTML()
+        self.output_html = widgets.HTML()
+        self.steps_html = widgets.HTML()
+        self.children = [
+            widgets.HBox([self.row_picker, self.eps_text], layout=widgets.Layout(align_items="center")),
+            self.message_html,
+            widgets.HBox([widgets.VBox([widgets.HTML("<b>input X</b> (edit any cell)"), header, *self.row_lines]),
+                          self.output_html], layout=widgets.Layout(align_items="flex-start")),
+            self.steps_html,
+        ]
+        self._render()
+
+    @property
+    def output(self) -> np.ndarray:
+        """LayerNorm of the last good matrix (read-only)."""
+        return self._output
+
+    @_never_raises
+    def set_cell(self, i, j, text) -> None:
+        """Type ``text`` into the cell at row ``i``, feature ``j`` (both counted from 0)."""
+        rows, columns = self.matrix.shape
+        if not (isinstance(i, (int, np.integer)) and isinstance(j, (int, np.integer))
+                and 0 <= i < rows and 0 <= j < columns):
+            self._problems = {"cell": f"There is no cell ({i}, {j}); rows go from 0 to {rows - 1} and features "
+                                      f"from 0 to {columns - 1}."}
+            self._render()
+            return
+        self.cells[i][j].value = _as_text(text)
+
+    def set_eps(self, value) -> None:
+        """Type eps into its entry (text or a number)."""
+        self.eps_text.value = _as_text(value)
+
+    @_never_raises
+    def select_row(self, index) -> None:
+        """Make row ``index`` (row 1 is index 0) the current row."""
+        try:
+            self.row_picker.value = _check_row_index(index, self.matrix.shape[0])
+        except ValueError as problem:
+            self._problems = {**self._problems, "row": str(problem)}
+            self._render()
+
+    @_never_raises
+    def _on_cell(self, change=None) -> None:
+        problems = {}
+        matrix = np.empty_like(self.matrix)
+        for i, line in enumerate(self.cells):
+            for j, cell in enumerate(line):
+                try:
+                    matrix[i, j] = parse_number(cell.value)
+                except ValueError as problem:
+                    problems[f"cell {i},{j}"] = f"row {i + 1}, feature {j + 1}: the cell {problem}."
+        try:
+            eps = _check_eps_value(self.eps_text.value)
+        except ValueError as problem:
+            problems["eps"] = str(problem)
+        if not problems:
+            try:
+                output = layer_norm(matrix, eps=eps)
+                record = layer_norm_steps(matrix[self._row], eps=eps)
+            except ValueError as problem:
+                problems["matrix"] = str(problem)
+            else:
+                self.matrix, self.eps, self._output, self.record = matrix, eps, frozen_array(output), record
+        self._problems = problems
+        self._render()
+
+    @_never_raises
+    def _on_row(self, change) -> None:
+        self._row = change["new"]
+        self._problems = {key: text for key, text in self._problems.items() if key != "row"}
+        self.record = layer_norm_steps(self.matrix[self._row], eps=self.eps)
+        self._render()
+
+    def _render(self) -> None:
+        self._show_problems()
+        bad = {key for key in self._problems if key.startswith("cell ")}
+        for i, (label, line) in enumerate(zip(self.row_labels, self.cells)):
+            label.value = f"▶ row {i + 1}" if i == self._row else f"row {i + 1}"
+            self.row_lines[i].layout.border = "2px solid #0072B2" if i == self._row else ""
+            for j, cell in enumerate(line):
+                cell.layout.border = f"2px solid {_MESSAGE_COLOUR}" if f"cell {i},{j}" in bad else ""
+        self.output_html.value = show_matrix(self._output, title=f"LayerNorm(X), eps = {format_eps(self.eps)}",
+                                             highlight_row=self._row)._repr_html_()
+        self.steps_html.value = steps_html(self.record)
+
+    def text(self) -> str:
+        matrices = side_by_side(show_matrix(self.matrix, title="input X", highlight_row=self._row),
+                                show_matrix(self._output, title=f"LayerNorm(X), eps = {format_eps(self.eps)}",
+                                            highlight_row=self._row))
+        lines = [f"Matrix editor: row {self._row + 1} is the current row (◀)", matrices, "", steps_text(self.record)]
+        return "\n".join(lines + _message_lines(self._problems))
+
+
+def matrix_editor(matrix, row=0, eps=DEFAULT_EPS) -> MatrixEditor:
+    """Edit a small matrix cell by cell and see LayerNorm of every row beside it, the current row
+    highlighted and worked out in full below. Introduced in notebook 01.
+    """
+    return MatrixEditor(matrix, row=row, eps=eps)

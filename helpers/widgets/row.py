@@ -1,0 +1,280 @@
+"""1. Row editor: one row, eps, gamma and beta; every stage of LayerNorm updates at once."""
+
+from __future__ import annotations
+
+import io
+
+import ipywidgets as widgets
+import numpy as np
+
+from helpers.data import parse_number, parse_row, split_row
+from helpers.display import stage_names, steps_html, steps_text
+from helpers.layernorm import DEFAULT_EPS, layer_norm_steps
+from helpers.widgets.base import (
+    _WIDE,
+    EPS_SLIDER_EXPONENTS,
+    MAX_VALUE_BOXES,
+    NumbersBox,
+    _as_text,
+    _check_eps_value,
+    _message_html,
+    _message_lines,
+    _never_raises,
+    _number_text,
+)
+
+
+class RowEditor(NumbersBox):
+    """Edit one row, eps, gamma and beta and see every stage of LayerNorm update at once.
+
+    Made by :func:`row_editor`. ``record`` is the last good :class:`~helpers.layernorm.LayerNormSteps`;
+    ``message`` the current problem in plain words ("" when there is none).
+    """
+
+    def __init__(self, row, eps=DEFAULT_EPS, gamma=None, beta=None, decimals=None, focus=None, plot=False):
+        super().__init__()
+        values = parse_row(_as_text(row))
+        eps = _check_eps_value(eps)
+        self.focus = stage_names(focus, "focus")
+        self.record = layer_norm_steps(values, eps=eps, gamma=gamma, beta=beta, decimals=decimals)
+        self._syncing = self._typing_in_boxes = False
+        self._parsed_rows: dict[str, np.ndarray] = {}
+
+        def text_box(value, description, placeholder="", width="420px"):
+            box = widgets.Text(value=value, description=description, placeholder=placeholder,
+                               continuous_update=False, layout=widgets.Layout(width=width), **_WIDE)
+            box.observe(self._on_field_edit, names="value")
+            return box
+
+        self.row_text = text_box(_as_text(row), "row x:", "numbers separated by commas or spaces")
+        self.value_boxes_row = widgets.HBox()
+        self.value_boxes: list[widgets.Text] = []
+        self._make_value_boxes()
+        low, high = EPS_SLIDER_EXPONENTS
+        self.eps_slider = widgets.FloatLogSlider(
+            value=min(max(eps, 10.0**low), 10.0**high), base=10, min=low, max=high, step=0.1,
+            description="ε (log scale):", readout_format=".1e", continuous_update=False, **_WIDE)
+        self.eps_slider.observe(self._on_eps_slider, names="value")
+        self.eps_text = text_box(_number_text(eps), "exact ε:", "e.g. 1e-5", width="200px")
+        self.gamma_text = text_box("" if gamma is None else _as_text(gamma), "gamma γ:", "empty: 1 for every feature")
+        self.beta_text = text_box("" if beta is None else _as_text(beta), "beta β:", "empty: 0 for every feature")
+        self.by_hand = widgets.Checkbox(value=decimals is not None, description="by hand, rounding every step to",
+                                        indent=False, layout=widgets.Layout(width="auto"))
+        self.places = widgets.BoundedIntText(value=3 if decimals is None else int(decimals), min=0, max=12,
+                                             description="places", layout=widgets.Layout(width="130px"))
+        self.by_hand.observe(self._on_field_edit, names="value")
+        self.places.observe(self._on_field_edit, names="value")
+        self.messages = {name: widgets.HTML() for name in ("row", "eps", "gamma", "beta", "decimals", "general")}
+        self.table = widgets.HTML()
+        self.plot_image = widgets.Image(format="png", layout=widgets.Layout(width="600px")) if plot else None
+        self._picture = _NumberLinePicture() if plot else None
+
+        def line(*children):
+            return widgets.HBox(list(children), layout=widgets.Layout(align_items="center"))
+
+        self.children = [
+            line(self.row_text, self.messages["row"]),
+            self.value_boxes_row,
+            line(self.eps_slider, self.eps_text, self.messages["eps"]),
+            line(self.gamma_text, self.messages["gamma"]),
+            line(self.beta_text, self.messages["beta"]),
+            line(self.by_hand, self.places, self.messages["decimals"]),
+            self.messages["general"],
+            self.table,
+        ] + ([self.plot_image] if plot else [])
+        self._render()
+
+    # --- what a person does, in code
+
+    def set_row(self, text_or_values) -> None:
+        """Type a row into the paste field (text as pasted, or a list of numbers)."""
+        self.row_text.value = _as_text(text_or_values)
+
+    def set_eps(self, value) -> None:
+        """Type eps into the exact entry (text or a number)."""
+        self.eps_text.value = _as_text(value)
+
+    def set_gamma(self, values) -> None:
+        """Type gamma, one value per feature (None or "" for all 1s)."""
+        self.gamma_text.value = "" if values is None else _as_text(values)
+
+    def set_beta(self, values) -> None:
+        """Type beta, one value per feature (None or "" for all 0s)."""
+        self.beta_text.value = "" if values is None else _as_text(values)
+
+    @_never_raises
+    def set_decimals(self, decimals) -> None:
+        """Switch "by hand" on with ``decimals`` places (0 to 12), or off with None."""
+        if decimals is None:
+            self.by_hand.value = False
+            return
+        if isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer)) or not 0 <= decimals <= 12:
+            self._problems = {**self._problems, "decimals": f"places must be a whole number from 0 to 12; got {decimals!r}."}
+            self._show_problems()
+            return
+        self.places.value = int(decimals)
+        self.by_hand.value = True
+
+    # --- handlers
+
+    @_never_raises
+    def _on_field_edit(self, change=None) -> None:
+        if self._syncing:
+            return
+        pasted = change is not None and change["owner"] is self.row_text and not self._typing_in_boxes
+        self._recompute(sync_boxes=pasted)
+
+    @_never_raises
+    def _on_value_box(self, change) -> None:
+        if self._syncing:
+            return
+        for position, box in enumerate(self.value_boxes, start=1):
+            try:
+                parse_number(box.value)  # one number per box: an empty box must not drop a value
+            except ValueError as problem:
+                self._problems = {**self._problems, "row": f"Value {position} {problem}."}
+                self._render()
+                return
+        joined = ", ".join(box.value.strip() for box in self.value_boxes)
+        if joined == self.row_text.value:  # typed back to what it was: no change event, so recompute here
+            self._recompute()
+            return
+        self._typing_in_boxes = True
+        try:
+            self.row_text.value = joined
+        finally:
+            self._typing_in_boxes = False
+
+    @_never_raises
+    def _on_eps_slider(self, change) -> None:
+        if not self._syncing:
+            self.eps_text.value = f"{change['new']:.3g}"
+
+    def _recompute(self, sync_boxes: bool = False) -> None:
+        problems = {}
+        row = self._read("row", lambda: self._parse_row(self.row_text.value), problems)
+        eps = self._read("eps", lambda: _check_eps_value(self.eps_text.value), problems)
+        gamma = self._read("gamma", lambda: self._per_feature(self.gamma_text.value, "γ", row), problems)
+        beta = self._read("beta", lambda: self._per_feature(self.beta_text.value, "β", row), problems)
+        decimals = int(self.places.value) if self.by_hand.value else None
+        if not problems:
+            try:
+                self.record = layer_norm_steps(row, eps=eps, gamma=gamma, beta=beta, decimals=decimals)
+            except ValueError as problem:
+                problems[self._blame(row, eps, decimals)] = str(problem)
+        self._problems = problems
+        if row is not None and "row" not in problems:
+            if sync_boxes or len(row) != len(self.value_boxes):
+                self._make_value_boxes()
+        if eps is not None and "eps" not in problems:
+            self._syncing = True
+            try:
+                self.eps_slider.value = eps  # the slider clamps values outside its range
+            finally:
+                self._syncing = False
+        self._render()
+
+    @staticmethod
+    def _blame(row, eps, decimals) -> str:
+        """The field a failed computation is about: the row itself, the places kept by hand, or
+        neither ("general", e.g. γ or β so large that γ · x̂ + β overflows)."""
+        for field, places in (("row", None), ("decimals", decimals)):
+            try:
+                layer_norm_steps(row, eps=eps, decimals=places)
+            except ValueError:
+                return field
+        return "general"
+
+    @staticmethod
+    def _read(name, parse, problems):
+        try:
+            return parse()
+        except ValueError as problem:
+            problems[name] = str(problem)
+            return None
+
+    def _parse_row(self, text: str) -> np.ndarray:
+        if text not in self._parsed_rows:  # a long row is parsed once, not on every edit of eps
+            self._parsed_rows = {text: parse_row(text)}
+        return self._parsed_rows[text]
+
+    @staticmethod
+    def _per_feature(text: str, name: str, row):
+        if not text.strip():
+            return None
+        try:
+            values = parse_row(text)
+        except ValueError as problem:
+            raise ValueError(f"{name}: {problem}") from None
+        if row is not None and len(values) != len(row):
+            default = "1s" if name == "γ" else "0s"
+            raise ValueError(f"{name} needs one value per feature: {len(row)} values; got {len(values)}. "
+                             f"Leave it empty for all {default}.")
+        return values
+
+    def _make_value_boxes(self) -> None:
+        """One small box per value (rows up to MAX_VALUE_BOXES long), showing each value of the paste
+        field as it was typed there."""
+        typed = split_row(self.row_text.value)
+        self._syncing = True
+        try:
+            if len(typed) != len(self.value_boxes):
+                for box in self.value_boxes:
+                    box.close()
+                self.value_boxes = []
+                if len(typed) <= MAX_VALUE_BOXES:
+                    for j in range(len(typed)):
+                        box = widgets.Text(description=f"x{j + 1}", continuous_update=False,
+                                           layout=widgets.Layout(width="130px"), style={"description_width": "24px"})
+                        box.observe(self._on_value_box, names="value")
+                        self.value_boxes.append(box)
+                self.value_boxes_row.children = self.value_boxes
+            for box, text in zip(self.value_boxes, typed):
+                box.value = text
+        finally:
+            self._syncing = False
+
+    def _show_problems(self) -> None:
+        for name, message_widget in self.messages.items():
+            message_widget.value = _message_html(self._problems.get(name, ""))
+
+    def _render(self) -> None:
+        self._show_problems()
+        self.table.value = steps_html(self.record, self.focus)
+        if self.plot_image is not None:
+            self.plot_image.value = self._picture.png(self.record)
+
+    def text(self) -> str:
+        return "\n".join([steps_text(self.record, self.focus), *_message_lines(self._problems)])
+
+
+class _NumberLinePicture:
+    """The number line of a record as PNG bytes, redrawn on one reused Figure (outside pyplot, so
+    nothing piles up and nothing is shown twice). Reusing the Figure keeps a redraw under 100 ms."""
+
+    def __init__(self):
+        from matplotlib.figure import Figure
+
+        self.figure = Figure(figsize=(7.5, 2.6), dpi=80)
+
+    def png(self, record) -> bytes:
+        from helpers.plots import number_line
+
+        self.figure.clear()  # this also resets the margins, so set them each time
+        self.figure.subplots_adjust(left=0.06, right=0.98, bottom=0.24, top=0.88)
+        number_line(record, ax=self.figure.add_subplot())
+        buffer = io.BytesIO()
+        # light compression: a little larger, much faster to encode
+        self.figure.savefig(buffer, format="png", metadata={"Software": None}, pil_kwargs={"compress_level": 1})
+        return buffer.getvalue()
+
+
+def row_editor(row, eps=DEFAULT_EPS, gamma=None, beta=None, decimals=None, focus=None, plot=False) -> RowEditor:
+    """A row editor: the row (paste field and one box per value), eps (log slider and exact entry),
+    gamma and beta per feature, a "by hand" switch; every stage with its formula updates at once.
+
+    ``focus`` names a stage to emphasise, or several: ``"mean"`` or ``("std", "normalised")``;
+    ``plot=True`` adds the number line.
+    Introduced in notebook 02.
+    """
+    return RowEditor(row, eps=eps, gamma=gamma, beta=beta, decimals=decimals, focus=focus, plot=plot)
