@@ -346,3 +346,33 @@ def test_incomplete_folder_is_fetched_again(leftover, colab_kernel, local_remote
         assert (clone / "helpers" / "__init__.py").is_file() and (clone / "data" / "residual_matrix.csv").is_file()
     finally:
         shutil.rmtree(clone, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Binder: its own configuration, PyTorch's CPU wheel, otherwise requirements.txt
+
+
+def _requirement_lines(path: Path) -> list[str]:
+    lines = [line.split("#", 1)[0].strip() for line in path.read_text(encoding="utf-8").splitlines()]
+    return [line for line in lines if line]
+
+
+def test_binder_installs_requirements_txt_with_pytorchs_cpu_wheel():
+    specifiers = pytest.importorskip("packaging.specifiers")
+    from packaging.requirements import Requirement
+
+    binder = _requirement_lines(ROOT / "binder" / "requirements.txt")
+    assert "-r ../requirements.txt" in binder, "binder/requirements.txt must install everything requirements.txt lists"
+    assert "--extra-index-url https://download.pytorch.org/whl/cpu" in binder, "Binder needs PyTorch's CPU-only index"
+    pins = [Requirement(line) for line in binder if not line.startswith("-")]
+    assert [pin.name for pin in pins] == ["torch"], f"binder/requirements.txt should pin only torch: {pins}"
+    (binder_torch,) = pins
+    (version,) = [spec.version for spec in binder_torch.specifier if spec.operator == "=="]
+    assert version.endswith("+cpu"), f"Binder must take the CPU-only wheel, not {version}"
+    main = [Requirement(line) for line in _requirement_lines(ROOT / "requirements.txt") if not line.startswith("-")]
+    (main_torch,) = [req for req in main if req.name == "torch"]
+    assert main_torch.specifier.contains(version), (
+        f"Binder's torch {version} does not satisfy requirements.txt's {main_torch.specifier}: pip would fail on Binder")
+    assert isinstance(main_torch.specifier, specifiers.SpecifierSet)
+    runtime = (ROOT / "binder" / "runtime.txt").read_text(encoding="utf-8").strip()
+    assert re.fullmatch(r"python-3\.(1[0-9])", runtime), f"binder/runtime.txt names no Python 3.10+: {runtime!r}"
