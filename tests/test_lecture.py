@@ -275,3 +275,21 @@ def test_run_py_has_lecture_and_slides_commands():
                                 text=True, cwd=ROOT, timeout=60)
         assert result.returncode == 0, result.stderr
         assert expected in result.stdout.lower(), result.stdout
+
+
+@pytest.mark.parametrize("npm_says", ["", "npm error code ENOTFOUND\nnpm error network request failed"])
+def test_slides_without_the_registry_say_what_failed(npm_says, tmp_path, monkeypatch):
+    tool = _load_tool("lecture_slides")
+    fake = tmp_path / "bin" / "npm"
+    fake.parent.mkdir()
+    fake.write_text(f"#!/bin/sh\nprintf '%s' {npm_says!r} >&2\nexit 1\n", encoding="utf-8")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}:/usr/bin:/bin")
+    monkeypatch.setattr(tool, "NPM_CACHE", tmp_path / "npm")
+    name, (version, integrity, _) = next(iter(tool.VENDOR.items()))
+    with pytest.raises(tool.SlidesError) as raised:
+        tool.npm_tarball(name, version, integrity)
+    message = str(raised.value)
+    assert f"npm pack {name}@{version}" in message and "could not fetch" in message, message
+    assert "needs network access once" in message, message
+    assert ("network request failed" in message) if npm_says else ("npm gave no reason" in message), message

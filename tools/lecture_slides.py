@@ -73,6 +73,11 @@ STEPS_TAG = "walkthrough-steps"
 STEP_LINE = re.compile(r"^\s*[-*]\s+\*\*(?P<stage>[^*]+)\*\*\s*:?\s*(?P<text>.*)$")
 
 
+NPM_TIMEOUT = 300  # seconds for one `npm pack`
+NEEDS_NETWORK_ONCE = ("The first export needs network access once, to fetch reveal.js and its helpers into "
+                      "build/npm/; connect and run `python3 run.py slides` again (later exports work offline).")
+
+
 class SlidesError(Exception):
     """Something a person can fix, said in plain words."""
 
@@ -95,10 +100,18 @@ def npm_tarball(name: str, version: str, integrity: str) -> Path:
             raise SlidesError("npm (Node.js) is needed once, to fetch reveal.js and the widget renderer: "
                               "install it (Debian/Ubuntu: `apt-get install npm`) and run this again.")
         NPM_CACHE.mkdir(parents=True, exist_ok=True)
-        result = subprocess.run([npm, "pack", f"{name}@{version}", "--pack-destination", str(NPM_CACHE),
-                                 "--silent"], cwd=NPM_CACHE, capture_output=True, text=True)
+        try:
+            result = subprocess.run([npm, "pack", f"{name}@{version}", "--pack-destination", str(NPM_CACHE),
+                                     "--loglevel=error"], cwd=NPM_CACHE, capture_output=True, text=True,
+                                    timeout=NPM_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            raise SlidesError(f"fetching {name}@{version} from the npm registry took longer than {NPM_TIMEOUT} s. "
+                              + NEEDS_NETWORK_ONCE) from None
         if result.returncode != 0 or not path.is_file():
-            raise SlidesError(f"`npm pack {name}@{version}` failed:\n{result.stderr.strip()[-800:]}")
+            said = (result.stderr.strip() or result.stdout.strip()).splitlines()
+            reason = f" npm said: {said[-1].strip()}" if said else " npm gave no reason."
+            raise SlidesError(f"`npm pack {name}@{version}` could not fetch it from the npm registry (exit code "
+                              f"{result.returncode}).{reason} " + NEEDS_NETWORK_ONCE)
     if _integrity(path) != integrity:
         path.unlink()
         raise SlidesError(f"{filename} does not match its pinned sha512; it was removed, run this again.")
