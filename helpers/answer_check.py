@@ -18,6 +18,7 @@ import numpy as np
 from helpers.data import parse_number
 from helpers.display import format_eps, format_number
 from helpers.layernorm import DEFAULT_EPS, layer_norm_steps
+from helpers.layernorm import round_half_up as round_half_away_from_zero
 
 QUANTITIES = ("mean", "variance", "std", "normalised")
 RIGHT, ROUNDING, WRONG = "right", "right up to rounding", "wrong"
@@ -74,21 +75,26 @@ def typed_places(text: str) -> int:
     return max(0, len(fraction) - exponent)
 
 
-def diagnose(row, quantity: str, answer, index: int | None = None, eps: float = DEFAULT_EPS) -> Verdict:
+def diagnose(row, quantity: str, answer, index: int | None = None, eps: float = DEFAULT_EPS,
+             places: int | None = None) -> Verdict:
     """Judge ``answer`` (a number, or text as typed) for ``quantity`` of ``row``.
 
     ``quantity`` is "mean", "variance", "std" or "normalised" (then ``index`` picks the value,
     counted from 0). The answer is right when it is the exact value rounded to the places typed;
-    right up to rounding when it is off by at most one unit in the last place typed, or has fewer
-    than two significant digits; otherwise wrong, with a hint naming the mistake whose result it
-    matches. Raises ``ValueError`` in plain words for an answer that is not a number, an unknown
-    quantity or a bad index.
+    right up to rounding when it is what rounding every step by hand gives, or has fewer than two
+    significant digits; otherwise wrong, with a hint naming the mistake whose result it matches.
+    ``places``, when given, is how many decimal places the question asks for: an answer with fewer
+    is not accepted; any answer that rounds correctly at the places it gives is right; one with
+    more places than asked is accepted when it is right at the places asked. Raises
+    ``ValueError`` in plain words for an answer that is not a number, an unknown quantity or a bad index.
     """
     quantity = _check_quantity(quantity)
     record = layer_norm_steps(row, eps=eps)
     index = _check_index(quantity, index, record.n)
+    if places is not None and (isinstance(places, bool) or not isinstance(places, (int, np.integer)) or places < 0):
+        raise ValueError(f"places must be a whole number of decimal places, 0 or more; got {places!r}.")
     if isinstance(answer, str):
-        value, places = parse_number(answer), typed_places(answer)
+        value, typed = parse_number(answer), typed_places(answer)
     else:
         if isinstance(answer, bool) or not isinstance(answer, (int, float, np.integer, np.floating)):
             raise ValueError("The answer must be one number (or the text typed for it); "
@@ -96,25 +102,40 @@ def diagnose(row, quantity: str, answer, index: int | None = None, eps: float = 
         value = float(answer)
         if not math.isfinite(value):
             raise ValueError(f"{answer} is not a finite number.")
-        places = typed_places(repr(value))
+        typed = typed_places(repr(value))
+    asked = None if places is None else int(places)
+    places = typed
     expected = _value(record, quantity, index)
     unit = 10.0 ** -places
     off = abs(value - expected)
     slack = 1e-9 * abs(expected) + 1e-15  # room for floating-point noise only
     shown = format_number(expected, max(places + 2, 5))
 
-    if off <= slack or (off <= unit / 2 + slack and unit <= 0.1 * abs(expected)):
-        return Verdict(RIGHT, f"{_QUANTITY_NAMES[quantity]} is {shown} (to {max(places + 2, 5)} places).",
-                       quantity, value, expected, places)
+    def verdict(kind, hint, mistake=None):
+        return Verdict(kind, hint, quantity, value, expected, places, mistake)
+
+    if asked is not None and typed < asked:
+        return verdict(WRONG, f"Give at least {_places(asked)} (you gave {typed}), so that the check can tell "
+                              "a right answer from a near miss.", "too-few-places")
+    if off <= slack or (off <= unit / 2 + slack and (asked is not None or unit <= 0.1 * abs(expected))):
+        return verdict(RIGHT, f"{_QUANTITY_NAMES[quantity]} is {shown} (to {max(places + 2, 5)} places).")
     if off <= unit / 2 + slack:
-        kept = "1 place" if places == 1 else f"{places} places"
-        hint = (f"Right to the {kept} you kept, but that leaves fewer than two significant digits: "
-                f"the exact value is {shown}. Keep more places.")
-        return Verdict(ROUNDING, hint, quantity, value, expected, places, "too-few-digits")
+        return verdict(ROUNDING, f"Right to the {_places(places)} you kept, but that leaves fewer than two "
+                                 f"significant digits: the exact value is {shown}. Keep more places.", "too-few-digits")
+    if asked is not None and typed > asked and _same_at(value, expected, asked):
+        return verdict(ROUNDING, f"Right to the {_places(asked)} asked for; at the {_places(typed)} you typed it "
+                                 f"rounds to {format_number(expected, typed)} (exactly {shown}).", "extra-places")
     if off <= unit + slack:
-        hint = (f"Off by one in the last place, which rounding along the way explains: "
-                f"the exact value is {shown}.")
-        return Verdict(ROUNDING, hint, quantity, value, expected, places, "last-place")
+        if quantity != "mean" and _is_hand_rounded(row, quantity, index, eps, places, value):
+            return verdict(ROUNDING, f"That is what rounding every step to {_places(places)} by hand gives; "
+                                     f"the exact value is {shown}.", "last-place")
+        if _same_at(value, math.trunc(expected * 10 ** places) / 10 ** places, places):
+            return verdict(WRONG, f"{shown} to {_places(places)} is {format_number(expected, places)}: it looks like "
+                                  "you cut the digits off instead of rounding (a next digit of 5 or more moves the "
+                                  "last one away from zero).", "cut-off")
+        if quantity != "mean":
+            return verdict(ROUNDING, "Off by one in the last place, which rounding along the way explains: "
+                                     f"the exact value is {shown}.", "last-place")
 
     matches = [
         (abs(value - candidate), order, mistake, hint)
@@ -123,8 +144,25 @@ def diagnose(row, quantity: str, answer, index: int | None = None, eps: float = 
     ]
     if matches:
         _, _, mistake, hint = min(matches)
-        return Verdict(WRONG, hint, quantity, value, expected, places, mistake)
-    return Verdict(WRONG, f"Not quite. {_HOW_TO[quantity]}", quantity, value, expected, places)
+        return verdict(WRONG, hint, mistake)
+    return verdict(WRONG, f"Not quite. {_HOW_TO[quantity]}")
+
+
+def _places(count: int) -> str:
+    return "1 decimal place" if count == 1 else f"{count} decimal places"
+
+
+def _same_at(a: float, b: float, places: int) -> bool:
+    """True when ``a`` and ``b`` round (half away from zero) to the same number at ``places``."""
+    return round_half_away_from_zero(a, places) == round_half_away_from_zero(b, places)
+
+
+def _is_hand_rounded(row, quantity, index, eps, places, value) -> bool:
+    try:
+        hand = expected_value(row, quantity, index, eps, decimals=places)
+    except ValueError:
+        return False
+    return abs(hand - value) <= 1e-9 * abs(hand) + 1e-15
 
 
 def question_text(row, quantity: str, index: int | None = None, eps: float = DEFAULT_EPS) -> str:

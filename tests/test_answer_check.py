@@ -255,3 +255,35 @@ def test_expected_value_and_known_mistakes_are_public():
             assert diagnose(row, "variance", f"{value:.6f}").mistake == name, name
     with pytest.raises(ValueError, match="Say which normalised value"):
         known_mistakes(row, "normalised")
+
+
+# --- issue 9: feedback that agrees with the lessons
+
+
+def test_more_places_than_asked_are_accepted_when_right_at_the_places_asked():
+    # Row 2's std is 0.4562217; "0.45621" is right to the 4 places asked, and ε (20,000 times smaller
+    # than the variance) must not be blamed.
+    verdict = diagnose(X[1], "std", "0.45621", places=4)
+    assert verdict.is_right and verdict.mistake == "extra-places" and "ε" not in verdict.hint
+    assert diagnose(X[1], "std", "0.4562", places=4).kind == RIGHT
+
+
+def test_an_answer_that_rounds_correctly_at_the_places_asked_is_right():
+    verdict = diagnose(X[3], "normalised", "-0.07", index=2, places=2)  # exact -0.0704
+    assert verdict.kind == RIGHT and "more places" not in verdict.hint
+
+
+def test_fewer_places_than_asked_are_not_accepted():
+    verdict = diagnose(X[3], "normalised", "-0.1", index=2, places=2)
+    assert verdict.kind == WRONG and verdict.mistake == "too-few-places" and "at least 2 decimal places" in verdict.hint
+
+
+def test_a_one_step_mean_cut_off_is_not_blamed_on_rounding_along_the_way():
+    verdict = diagnose(X[1], "mean", "0.292", places=3)  # exact 0.29267
+    assert verdict.kind == WRONG and verdict.mistake == "cut-off"
+    assert "along the way" not in verdict.hint and "0.293" in verdict.hint
+
+
+def test_places_must_be_a_whole_number():
+    with pytest.raises(ValueError, match="places"):
+        diagnose(ROW1, "mean", "0.446", places=-1)

@@ -537,15 +537,15 @@ def test_answer_checker_verdicts():
     assert checker.check(f"{X[1].sum() / 2:.4f}").mistake == "n-1"  # the same text again: Check pressed again
 
 
-def test_answer_checker_bad_text_keeps_the_last_verdict():
+def test_answer_checker_bad_text_clears_the_last_verdict():
+    # Issue 9: after a bad entry, the old "✓ Right" must not stay visible under the new warning.
     checker = widgets.answer_checker(X[2], "variance")
-    first = checker.check(f"{X[2].var():.4f}")
-    shown = checker.verdict_html.value
+    assert checker.check(f"{X[2].var():.4f}").kind == "right" and "✓" in checker.verdict_html.value
     for bad in ("abc", "", "nan", "1e400"):
         assert checker.check(bad) is None
         assert checker.message.startswith(("Your answer", "'")) or checker.message
         assert "⚠" in checker.message_html.value
-        assert checker.verdict is first and checker.verdict_html.value == shown
+        assert checker.verdict is None and checker.verdict_html.value == "" and "✓" not in repr(checker)
     assert checker.check(f"{np.var(X[2], ddof=1):.4f}").mistake == "n-1"
     assert checker.message == ""
 

@@ -26,11 +26,14 @@ class AnswerChecker(NumbersBox):
     _KIND_MARKS = {answer_check.RIGHT: "✓ Right", answer_check.ROUNDING: "≈ Right up to rounding",
                    answer_check.WRONG: "✗ Not yet"}
 
-    def __init__(self, row, quantity, index=None, eps=DEFAULT_EPS):
+    def __init__(self, row, quantity, index=None, eps=DEFAULT_EPS, places=None):
         super().__init__()
+        self.places = places
         self.row = parse_row(_as_text(row))
         self.eps = _check_eps_value(eps)
         self.question = answer_check.question_text(self.row, quantity, index, self.eps)
+        if places is not None:
+            self.question += f" Give at least {places} decimal place{'s' if places != 1 else ''}."
         self.quantity, self.index = quantity, index
         self.verdict: answer_check.Verdict | None = None
         self._answer_text = ""
@@ -60,9 +63,12 @@ class AnswerChecker(NumbersBox):
     def _on_answer(self, _change=None) -> None:
         text = self.answer_box.value
         try:
-            verdict = answer_check.diagnose(self.row, self.quantity, text, index=self.index, eps=self.eps)
+            verdict = answer_check.diagnose(self.row, self.quantity, text, index=self.index, eps=self.eps,
+                                            places=self.places)
         except ValueError as problem:
             message = str(problem)
+            self.verdict = None  # a bad entry replaces the last verdict: no stale "✓ Right" under the warning
+            self.verdict_html.value = ""
             self._problems = {"answer": message if message[0].isupper() else f"Your answer {message}."}
         else:
             self.verdict, self._answer_text, self._problems = verdict, text.strip(), {}
@@ -82,12 +88,13 @@ class AnswerChecker(NumbersBox):
             lines.append(f"  {self._KIND_MARKS[self.verdict.kind]}: {self.verdict.hint}")
         else:
             lines.append("  (type your answer and press Enter or Check)")
-        return "\n".join(lines + _message_lines(self._problems))
+        return "\n".join(lines + [f"⚠ {text}" for text in self._problems.values()])  # no last result kept
 
 
-def answer_checker(row, quantity, index=None, eps=DEFAULT_EPS) -> AnswerChecker:
+def answer_checker(row, quantity, index=None, eps=DEFAULT_EPS, places=None) -> AnswerChecker:
     """A check-your-answer box for ``quantity`` ("mean", "variance", "std" or "normalised", with ``index``
     counted from 0 picking the value) of ``row``; the verdict comes from :func:`helpers.answer_check.diagnose`.
+    ``places`` is how many decimal places the question asks for (see ``answer_check.diagnose``).
     Introduced in notebook 02.
     """
-    return AnswerChecker(row, quantity, index=index, eps=eps)
+    return AnswerChecker(row, quantity, index=index, eps=eps, places=places)
