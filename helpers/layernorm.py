@@ -13,6 +13,8 @@ from decimal import MAX_EMAX, MIN_EMIN, ROUND_HALF_UP, Context, Decimal, localco
 
 import numpy as np
 
+from helpers.formula import layer_norm_forward
+
 DEFAULT_EPS = 1e-5  # PyTorch's nn.LayerNorm default, and the lesson's
 
 # The stages of one row, in the order the lesson computes them. Display and widgets walk this list.
@@ -58,19 +60,27 @@ def layer_norm(x, gamma=None, beta=None, eps: float = DEFAULT_EPS) -> np.ndarray
     gamma_array = per_feature(gamma, "gamma", features, default=1.0, dtype=work.dtype)
     beta_array = per_feature(beta, "beta", features, default=0.0, dtype=work.dtype)
 
-    with np.errstate(over="raise", invalid="raise"):
-        try:
-            mean = work.mean(axis=-1, keepdims=True)
-            differences = work - mean
-            variance = (differences * differences).mean(axis=-1, keepdims=True)
-        except FloatingPointError:
-            raise ValueError(_too_large(work.dtype)) from None
-    std = np.sqrt(variance + work.dtype.type(eps))
-    if np.any(std == 0):
-        raise ValueError("A row has every value the same and eps is 0, so its standard deviation is 0 and "
-                         "dividing by it is impossible; use a positive eps such as 1e-5.")
-    out = _scale_and_shift(gamma_array, differences / std, beta_array)
+    x_hat, _, _, _ = _forward(work, eps)
+    out = _scale_and_shift(gamma_array, x_hat, beta_array)
     return out.astype(values.dtype, copy=False)
+
+
+_ZERO_STD_ROWS = ("A row has every value the same and eps is 0, so its standard deviation is 0 and "
+                  "dividing by it is impossible; use a positive eps such as 1e-5.")
+_ZERO_STD_ROW = ("Every value in the row is the same and eps is 0, so the standard deviation is 0 "
+                 "and dividing by it is impossible; use a positive eps such as 1e-5.")
+
+
+def _forward(x: np.ndarray, eps: float, zero_std: str = _ZERO_STD_ROWS):
+    """:func:`helpers.formula.layer_norm_forward`, with overflow and a zero std said in plain words."""
+    with np.errstate(over="raise", invalid="ignore", divide="ignore"):
+        try:
+            x_hat, mean, var, std = layer_norm_forward(x, eps)
+        except FloatingPointError:
+            raise ValueError(_too_large(x.dtype)) from None
+    if np.any(std == 0):
+        raise ValueError(zero_std)
+    return x_hat, mean, var, std
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -192,21 +202,12 @@ def layer_norm_steps(row, eps: float = DEFAULT_EPS, gamma=None, beta=None, decim
 
 
 def _exact_steps(values, eps, gamma, beta) -> LayerNormSteps:
-    n = values.size
-    with np.errstate(over="raise", invalid="raise"):
-        try:
-            mean = float(np.sum(values)) / n
-            differences = values - mean
-            squared = differences * differences
-            variance = float(np.sum(squared)) / n
-        except FloatingPointError:
-            raise ValueError(_too_large(values.dtype)) from None
+    """The record of :func:`helpers.formula.layer_norm_forward` on one row, every intermediate kept."""
+    normalised, mean, variance, std = _forward(values, eps, _ZERO_STD_ROW)
+    mean, variance, std = float(mean[0]), float(variance[0]), float(std[0])
+    differences = values - mean  # the same subtraction the formula makes
+    squared = differences * differences
     variance_plus_eps = variance + eps
-    std = math.sqrt(variance_plus_eps)
-    if std == 0.0:
-        raise ValueError("Every value in the row is the same and eps is 0, so the standard deviation is 0 "
-                         "and dividing by it is impossible; use a positive eps such as 1e-5.")
-    normalised = differences / std
     output = _scale_and_shift(gamma, normalised, beta)
     return _record(values, mean, differences, squared, variance, eps, variance_plus_eps, std, normalised,
                    gamma, beta, output)

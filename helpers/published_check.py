@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from helpers.formula import layer_norm_forward
 from helpers.layernorm import DEFAULT_EPS, frozen_array, layer_norm
 
 PUBLISHED_PLACES = 2  # the lesson printed its table to 2 decimal places
@@ -248,8 +249,8 @@ def check_published_output(published, x, eps: float = DEFAULT_EPS, places: int =
 
 def _check_row(number, published, x, true_output, eps, half_unit) -> RowCheck:
     n = x.size
-    differences = x - x.mean()
-    variance = float(np.mean(differences * differences))
+    _, mean, var, _ = layer_norm_forward(x, eps)  # the one formula: its mean and biased variance
+    differences, variance = x - mean, float(var[0])
     low, high = published - half_unit, published + half_unit
     return RowCheck(
         row=number,
