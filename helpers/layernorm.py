@@ -14,6 +14,14 @@ from decimal import MAX_EMAX, MIN_EMIN, ROUND_HALF_UP, Context, Decimal, localco
 import numpy as np
 
 from helpers.formula import layer_norm_forward
+from helpers.validation import (  # noqa: F401 - check_eps is used by numerics, backward, norm_family
+    InputError,
+    as_float_array,
+    check_decimals,
+    check_eps,
+    check_row,
+    per_feature,
+)
 
 DEFAULT_EPS = 1e-5  # PyTorch's nn.LayerNorm default, and the lesson's
 
@@ -49,13 +57,13 @@ def layer_norm(x, gamma=None, beta=None, eps: float = DEFAULT_EPS) -> np.ndarray
     """
     values = as_float_array(x)
     if values.ndim == 0:
-        raise ValueError("LayerNorm needs at least one axis of features; got a single number.")
+        raise InputError("x", "LayerNorm needs at least one axis of features; got a single number.")
     features = values.shape[-1]
     if values.size == 0 or features == 0:
-        raise ValueError(f"LayerNorm needs at least one feature per row; got an array of shape {values.shape}.")
-    check_eps(eps)
+        raise InputError("x", f"LayerNorm needs at least one feature per row; got an array of shape {values.shape}.")
+    eps = check_eps(eps)
     if not np.all(np.isfinite(values)):
-        raise ValueError("The input contains NaN or infinity; LayerNorm needs finite numbers.")
+        raise InputError("x", "The input contains NaN or infinity; LayerNorm needs finite numbers.")
     work = values.astype(np.float32) if values.dtype == np.float16 else values
     gamma_array = per_feature(gamma, "gamma", features, default=1.0, dtype=work.dtype)
     beta_array = per_feature(beta, "beta", features, default=0.0, dtype=work.dtype)
@@ -77,9 +85,9 @@ def _forward(x: np.ndarray, eps: float, zero_std: str = _ZERO_STD_ROWS):
         try:
             x_hat, mean, var, std = layer_norm_forward(x, eps)
         except FloatingPointError:
-            raise ValueError(_too_large(x.dtype)) from None
+            raise InputError("row", _too_large(x.dtype)) from None
     if np.any(std == 0):
-        raise ValueError(zero_std)
+        raise InputError("row", zero_std)
     return x_hat, mean, var, std
 
 
@@ -180,17 +188,9 @@ def layer_norm_steps(row, eps: float = DEFAULT_EPS, gamma=None, beta=None, decim
     throw eps away, and for a constant row divide by zero.) Introduced in notebook 02 (notebook 00
     runs it once to check the set-up).
     """
-    values = as_float_array(row).astype(np.float64)
-    if values.ndim != 1:
-        raise ValueError(f"layer_norm_steps takes one row (a flat list of numbers); got shape {values.shape}.")
-    if values.size == 0:
-        raise ValueError("The row is empty; LayerNorm needs at least one number.")
-    if not np.all(np.isfinite(values)):
-        raise ValueError("The row contains NaN or infinity; LayerNorm needs finite numbers.")
-    check_eps(eps)
-    if decimals is not None and (isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer))
-                                 or not 0 <= decimals <= 12):
-        raise ValueError(f"The number of decimal places must be a whole number from 0 to 12; got {decimals!r}.")
+    values = check_row(row)
+    eps = check_eps(eps)
+    decimals = check_decimals(decimals)
     features = values.size
     gamma_array = per_feature(gamma, "gamma", features, default=1.0, dtype=np.float64)
     beta_array = per_feature(beta, "beta", features, default=0.0, dtype=np.float64)
@@ -233,8 +233,8 @@ def _hand_steps(values, eps, gamma, beta, decimals, exact) -> LayerNormSteps:
         variance = keep(sum(squared) / len(x))
         std = keep((variance + written(eps)).sqrt())
         if std == 0:
-            raise ValueError(f"At {decimals} decimal places the standard deviation rounds to 0, so dividing by "
-                             "it is impossible; keep more places or use a larger eps.")
+            raise InputError("decimals", f"At {decimals} decimal places the standard deviation rounds to 0, so "
+                                         "dividing by it is impossible; keep more places or use a larger eps.")
         normalised = [keep(d / std) for d in differences]
         output = [keep(written(g) * v + written(b)) for g, v, b in zip(gamma, normalised, beta)]
     return _record(values, float(mean), _floats(differences), _floats(squared), float(variance), eps,
@@ -296,7 +296,7 @@ def _scale_and_shift(gamma, normalised, beta):
             return gamma * normalised + beta
         except FloatingPointError:
             limit = f"{float(np.finfo(normalised.dtype).max):.1e}".replace("e+", "e")
-            raise ValueError(f"γ · x̂ + β is too large to store as a number (over about {limit}); "
+            raise InputError("output", f"γ · x̂ + β is too large to store as a number (over about {limit}); "
                              "use a smaller gamma or beta.") from None
 
 
@@ -307,44 +307,10 @@ def _too_large(dtype) -> str:
             "so scale it down first.")
 
 
-def as_float_array(x) -> np.ndarray:
-    """``x`` as a float array (integers become float64); a plain-words ValueError for anything else."""
-    try:
-        array = np.asarray(x)
-    except (ValueError, TypeError):
-        raise ValueError("The input is not a rectangular array of numbers (rows of different lengths?).") from None
-    if array.dtype == object:
-        raise ValueError("The input is not a rectangular array of numbers (rows of different lengths?).")
-    if array.dtype in (np.float16, np.float32, np.float64):
-        return array
-    if array.dtype.kind in "biu":
-        return array.astype(np.float64)
-    raise ValueError(f"LayerNorm needs real numbers; got values of type {array.dtype}.")
 
 
-def check_eps(eps) -> None:
-    """A plain-words ValueError unless ``eps`` is a finite number, zero or larger."""
-    if not isinstance(eps, (int, float, np.floating, np.integer)) or isinstance(eps, bool):
-        raise ValueError(f"eps must be a number; got {eps!r}.")
-    if not math.isfinite(eps) or eps < 0:
-        raise ValueError(f"eps must be zero or a small positive number (PyTorch uses 1e-5); got {eps}.")
 
 
-def per_feature(values, name: str, features: int, default: float, dtype) -> np.ndarray:
-    """``values`` (gamma or beta) as one number per feature, or ``default`` for every feature when None."""
-    if values is None:
-        return np.full(features, default, dtype=dtype)
-    try:
-        array = as_float_array(values).astype(np.float64)
-    except ValueError:
-        raise ValueError(f"{name} needs numbers, one per feature ({features} values).") from None
-    if array.ndim == 0:
-        raise ValueError(f"{name} needs one value per feature ({features} values); got a single number.")
-    if array.shape != (features,):
-        raise ValueError(f"{name} needs one value per feature: {features} values; got {array.size}.")
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name} contains NaN or infinity; it needs finite numbers.")
-    return array.astype(dtype)
 
 
 def frozen_array(array) -> np.ndarray:

@@ -29,6 +29,7 @@ import numpy as np
 
 from helpers.formula import layer_norm_forward
 from helpers.layernorm import DEFAULT_EPS, frozen_array, layer_norm
+from helpers.validation import InputError, check_decimals
 
 PUBLISHED_PLACES = 2  # the lesson printed its table to 2 decimal places
 CLOSE_TOLERANCE = 0.05  # "close": every value within 0.05 of the truth (right to one decimal place)
@@ -226,8 +227,9 @@ def check_published_output(published, x, eps: float = DEFAULT_EPS, places: int =
     ``layer_norm(x, eps=eps)``, and, for each convention in ``CONVENTIONS``, the eps ≥ 0 (if any)
     that would print exactly these digits. Introduced in notebook 07.
     """
-    if not isinstance(places, (int, np.integer)) or isinstance(places, bool) or not 0 <= places <= 12:
-        raise ValueError(f"places must be a whole number from 0 to 12; got {places!r}.")
+    if places is None:
+        raise InputError("places", "places must be given: the decimal places the table was printed to.")
+    places = check_decimals(places, "places")
     true_output = np.atleast_2d(layer_norm(np.asarray(x, dtype=np.float64), eps=eps))  # checks x and eps
     inputs = np.atleast_2d(np.asarray(x, dtype=np.float64))
     try:

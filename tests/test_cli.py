@@ -123,7 +123,7 @@ BAD_ARGUMENTS = {
     "NaN in row": (["--row", "1", "nan"], r"--row: Value 2 'nan' is not a number \(NaN\)"),
     "wrong gamma length": (["--gamma", "1", "2"], r"gamma needs one value per feature: 3 values; got 2"),
     "wrong beta length": (["--row", "1", "2", "--beta", "1"], r"beta needs one value per feature: 2 values; got 1"),
-    "eps -1": (["--eps", "-1"], r"eps must be zero or a small positive number"),
+    "eps -1": (["--eps", "-1"], r"eps must be a number 0 or larger"),
     "eps abc": (["--eps", "abc"], r"--eps 'abc' is not a number"),
     "missing csv": (["--csv", "no/such/file.csv"], r"There is no file at no/such/file\.csv"),
     "ragged csv": (None, r"ragged\.csv, line 2: this row has 2 values but the first row has 3"),

@@ -356,11 +356,11 @@ def test_record_stage_by_name():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"eps": -1e-5}, r"eps must be zero or a small positive number \(PyTorch uses 1e-5\); got -1e-05"),
-    ({"eps": float("nan")}, r"eps must be zero or a small positive number.*got nan"),
-    ({"eps": float("inf")}, r"eps must be zero or a small positive number.*got inf"),
-    ({"eps": "1e-5"}, r"eps must be a number; got '1e-5'"),
-    ({"eps": None}, r"eps must be a number; got None"),
+    ({"eps": -1e-5}, r"eps must be a number 0 or larger, such as 1e-5 \(PyTorch's default\); got -1e-05"),
+    ({"eps": float("nan")}, r"eps must be a number 0 or larger.*got nan"),
+    ({"eps": float("inf")}, r"eps must be a number 0 or larger.*got inf"),
+    ({"eps": "1e-5"}, r"eps must be a number 0 or larger.*got '1e-5'"),
+    ({"eps": None}, r"eps must be a number 0 or larger.*got nothing \(None\)"),
     ({"gamma": [1, 2]}, r"gamma needs one value per feature: 3 values; got 2"),
     ({"beta": [0, 0, 0, 0]}, r"beta needs one value per feature: 3 values; got 4"),
     ({"gamma": 2.0}, r"gamma needs one value per feature \(3 values\); got a single number"),
@@ -459,3 +459,22 @@ def test_frozen_array_is_a_read_only_float_copy_without_negative_zero():
     frozen = helpers.layernorm.frozen_array(source)
     assert frozen.dtype == np.float64 and not frozen.flags.writeable
     assert str(frozen[0]) == "0.0" and frozen is not source and source.flags.writeable
+
+
+@pytest.mark.parametrize(("call", "argument"), [
+    (lambda: layer_norm_steps([2.0, 2.0, 2.0], eps=0), "row"),
+    (lambda: layer_norm_steps([1.0, float("nan")]), "row"),
+    (lambda: layer_norm_steps(X[4], decimals=1), "decimals"),  # row 5's std rounds to 0.0
+    (lambda: layer_norm_steps(X[0], decimals=13), "decimals"),
+    (lambda: layer_norm_steps(X[0], eps=-1), "eps"),
+    (lambda: layer_norm_steps(X[0], gamma=[1, 2]), "gamma"),
+    (lambda: layer_norm_steps(X[0], beta=[1, 2, 3, 4]), "beta"),
+    (lambda: layer_norm_steps(X[0], gamma=[1e308] * 3, beta=[1e308] * 3), "output"),
+])
+def test_every_input_error_names_its_argument(call, argument):
+    from helpers.validation import InputError
+
+    with pytest.raises(InputError) as caught:
+        call()
+    assert caught.value.argument == argument
+    assert isinstance(caught.value, ValueError)  # callers catching ValueError keep working

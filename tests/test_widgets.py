@@ -261,8 +261,7 @@ BAD_INPUTS = [
     ("set_row", "1e400, 1, 2", "row", "too large"),
     ("set_row", "1e200, 1, 2", "row", "too large"),
     ("set_row", [1.0, float("nan"), 2.0], "row", "NaN"),
-    ("set_eps", "0", "eps", "greater than 0"),
-    ("set_eps", "-1e-5", "eps", "greater than 0"),
+    ("set_eps", "-1e-5", "eps", "0 or larger"),
     ("set_eps", "abc", "eps", "not a number"),
     ("set_eps", "", "eps", "empty"),
     ("set_eps", "1e400", "eps", "too large"),
@@ -293,7 +292,7 @@ def test_fixing_the_bad_field_clears_the_message():
     editor = widgets.row_editor(X[0])
     editor.set_eps("abc")
     editor.set_row("1, x")
-    assert "ε" in editor.message and "Value 2" in editor.message  # both problems, each by its field
+    assert "eps" in editor.messages["eps"].value and "Value 2" in editor.messages["row"].value  # both problems, each by its field
     editor.set_eps("1e-5")
     assert "ε" not in editor.message and "Value 2" in editor.message
     editor.set_row(X[1])
@@ -344,8 +343,19 @@ def test_an_unexpected_error_in_a_callback_is_shown_not_raised(monkeypatch):
 def test_constructor_rejects_bad_arguments_in_plain_words():
     with pytest.raises(ValueError, match="not a number"):
         widgets.row_editor("1, abc")
-    with pytest.raises(ValueError, match="greater than 0"):
-        widgets.row_editor(X[0], eps=0)
+    with pytest.raises(ValueError, match="0 or larger"):
+        widgets.row_editor(X[0], eps=-1)
+
+
+def test_eps_zero_follows_the_one_rule_everywhere():
+    """eps = 0 is allowed, as in layer_norm; a constant row then says why it cannot divide, beside the row."""
+    editor = widgets.row_editor(X[0], eps=0)
+    assert editor.message == "" and editor.record.eps == 0.0
+    assert_shows(editor.table.value, numpy_stages(X[0], eps=0.0)["normalised"])
+    editor.set_row("2, 2, 2")
+    assert "every value" in editor.messages["row"].value.lower() and "positive eps" in editor.message
+    assert editor.messages["eps"].value == ""
+    np.testing.assert_array_equal(editor.record.input, X[0])  # the last good row stays
 
 
 def test_row_editor_with_the_number_line():
@@ -512,8 +522,8 @@ def test_matrix_editor_bad_row_cell_and_eps():
     assert "from 0 to 4" in editor.message and editor.row_picker.value == 0
     editor.set_cell(7, 0, "1")
     assert "no cell (7, 0)" in editor.message
-    editor.set_eps("0")
-    assert "greater than 0" in editor.message
+    editor.set_eps("-1")
+    assert "0 or larger" in editor.message
     editor.set_eps("1e-3")
     assert editor.message == ""
     np.testing.assert_allclose(editor.output[4], numpy_stages(X[4], eps=1e-3)["output"], atol=1e-12)
@@ -679,7 +689,7 @@ def test_ragged_matrix_none_eps_and_bad_question_numbers_are_plain_value_errors(
     for make in (widgets.step_explorer, widgets.matrix_editor):
         with pytest.raises(ValueError, match="not a rectangular array of numbers"):
             make([[1.0, 2.0], [3.0]])
-    with pytest.raises(ValueError, match=r"ε must be a number such as 1e-5; got nothing \(None\)"):
+    with pytest.raises(ValueError, match=r"eps must be a number 0 or larger.*got nothing \(None\)"):
         widgets.row_editor(X[0], eps=None)
     with pytest.raises(ValueError, match="The answer must be a number; got 'abc'"):
         widgets.number_question("?", answer="abc", tolerance=0.1)

@@ -11,7 +11,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from helpers.data import parse_number
-from helpers.layernorm import as_float_array
+from helpers.validation import check_matrix, check_row_index, eps_from_text
 
 
 # ipywidgets 8 gives a widget's text form through _repr_mimebundle_, 7.x through _ipython_display_.
@@ -132,32 +132,16 @@ def _number_text(value) -> str:
 
 
 def _check_matrix(matrix) -> np.ndarray:
-    array = as_float_array(matrix).astype(np.float64)  # a copy, so editing it leaves ``matrix`` alone
-    if array.ndim == 1:
-        array = array[np.newaxis, :]
-    if array.ndim != 2 or array.size == 0:
-        raise ValueError(f"Give a matrix: rows of numbers, all the same length; got shape {array.shape}.")
-    if not np.all(np.isfinite(array)):
-        raise ValueError("The matrix contains NaN or infinity; LayerNorm needs finite numbers.")
-    return array
+    return check_matrix(matrix)
 
 
 def _check_row_index(index, rows: int) -> int:
-    if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < rows:
-        raise ValueError(f"Pick a row by its index from 0 to {rows - 1} (row 1 is index 0); got {index!r}.")
-    return int(index)
+    return check_row_index(index, rows)
 
 
 def _check_eps_value(eps) -> float:
-    if isinstance(eps, str):
-        eps = _parse_eps(eps)
-    if isinstance(eps, bool) or not isinstance(eps, (int, float, np.integer, np.floating)):
-        given = "nothing (None)" if eps is None else type(eps).__name__
-        raise ValueError(f"ε must be a number such as 1e-5; got {given}.")
-    eps = float(eps)
-    if not math.isfinite(eps) or eps <= 0:
-        raise ValueError(f"ε must be greater than 0 (PyTorch uses 1e-5); got {eps:g}.")
-    return eps
+    """eps given in code or typed into a box: the one rule of :mod:`helpers.validation`."""
+    return eps_from_text(eps)
 
 
 def _number_argument(value, name: str) -> float:
@@ -169,11 +153,3 @@ def _number_argument(value, name: str) -> float:
     if not math.isfinite(number):
         raise ValueError(f"{name} must be a finite number; got {value!r}.")
     return number
-
-
-def _parse_eps(text: str) -> float:
-    """eps as typed into a box, or a ValueError saying what is wrong with it."""
-    try:
-        return parse_number(text)
-    except ValueError as problem:
-        raise ValueError(f"ε {problem}.") from None

@@ -10,6 +10,7 @@ import numpy as np
 from helpers.data import parse_number, parse_row, split_row
 from helpers.display import stage_names, steps_html, steps_text
 from helpers.layernorm import DEFAULT_EPS, layer_norm_steps
+from helpers.validation import MAX_DECIMALS, InputError, check_decimals
 from helpers.widgets.base import (
     _WIDE,
     EPS_SLIDER_EXPONENTS,
@@ -60,7 +61,7 @@ class RowEditor(NumbersBox):
         self.beta_text = text_box("" if beta is None else _as_text(beta), "beta β:", "empty: 0 for every feature")
         self.by_hand = widgets.Checkbox(value=decimals is not None, description="by hand, rounding every step to",
                                         indent=False, layout=widgets.Layout(width="auto"))
-        self.places = widgets.BoundedIntText(value=3 if decimals is None else int(decimals), min=0, max=12,
+        self.places = widgets.BoundedIntText(value=3 if decimals is None else int(decimals), min=0, max=MAX_DECIMALS,
                                              description="places", layout=widgets.Layout(width="130px"))
         self.by_hand.observe(self._on_field_edit, names="value")
         self.places.observe(self._on_field_edit, names="value")
@@ -108,11 +109,13 @@ class RowEditor(NumbersBox):
         if decimals is None:
             self.by_hand.value = False
             return
-        if isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer)) or not 0 <= decimals <= 12:
-            self._problems = {**self._problems, "decimals": f"places must be a whole number from 0 to 12; got {decimals!r}."}
+        try:
+            decimals = check_decimals(decimals)
+        except InputError as problem:
+            self._problems = {**self._problems, "decimals": str(problem)}
             self._show_problems()
             return
-        self.places.value = int(decimals)
+        self.places.value = decimals
         self.by_hand.value = True
 
     # --- handlers
@@ -160,8 +163,9 @@ class RowEditor(NumbersBox):
         if not problems:
             try:
                 self.record = layer_norm_steps(row, eps=eps, gamma=gamma, beta=beta, decimals=decimals)
-            except ValueError as problem:
-                problems[self._blame(row, eps, decimals)] = str(problem)
+            except ValueError as problem:  # an InputError names its field; γ · x̂ + β overflowing has none
+                field = getattr(problem, "argument", "general")
+                problems[field if field in self.messages else "general"] = str(problem)
         self._problems = problems
         if row is not None and "row" not in problems:
             if sync_boxes or len(row) != len(self.value_boxes):
@@ -173,17 +177,6 @@ class RowEditor(NumbersBox):
             finally:
                 self._syncing = False
         self._render()
-
-    @staticmethod
-    def _blame(row, eps, decimals) -> str:
-        """The field a failed computation is about: the row itself, the places kept by hand, or
-        neither ("general", e.g. γ or β so large that γ · x̂ + β overflows)."""
-        for field, places in (("row", None), ("decimals", decimals)):
-            try:
-                layer_norm_steps(row, eps=eps, decimals=places)
-            except ValueError:
-                return field
-        return "general"
 
     @staticmethod
     def _read(name, parse, problems):
