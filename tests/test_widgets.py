@@ -709,3 +709,45 @@ def test_every_widget_shares_one_message_and_one_way_to_show_it():
     question.check("x")
     assert "⚠" in question.message_html.value and question.message.startswith("Your answer")
     assert question.check("1.55") is True and question.message_html.value == ""
+
+
+# --- the row editor follows the notebook: upto=<stage> (driven and read back as HTML)
+
+
+@pytest.mark.parametrize(("upto", "shown", "controls"), [
+    ("mean", ["input", "mean"], {"eps": False, "gamma": False}),
+    ("variance", ["input", "mean", "differences", "squares", "variance"], {"eps": False, "gamma": False}),
+    ("std", ["input", "mean", "differences", "squares", "variance", "epsilon", "variance + ε", "std"],
+     {"eps": True, "gamma": False}),
+    ("output", None, {"eps": True, "gamma": True}),
+])
+def test_row_editor_upto_shows_the_stages_learned_and_hides_idle_controls(upto, shown, controls):
+    from widget_driver import assert_row_shows, expected_stages, highlighted_labels, rows_by_label
+
+    editor = widgets.row_editor(X[4], upto=upto)
+    rows = rows_by_label(editor.table.value)
+    if shown is not None:
+        assert list(rows) == shown
+        assert "show the later steps" in editor.table.value and "later steps folded" in repr(editor)
+    assert highlighted_labels(editor.table.value) == [upto]
+    expected = expected_stages(X[4])
+    for label, row in rows.items():
+        if label in expected:
+            assert_row_shows(row, expected[label])
+    eps_line, gamma_line = editor.children[2], editor.children[3]
+    assert (eps_line.layout.display != "none") == controls["eps"]
+    assert (gamma_line.layout.display != "none") == controls["gamma"]
+    editor.set_row("1, 2, 4")  # the folded view follows an edit
+    rows = rows_by_label(editor.table.value)
+    assert_row_shows(rows["mean"], [7 / 3])
+    if shown is not None:
+        assert list(rows) == shown
+        editor.later_toggle.value = True  # "show the later steps" unfolds every stage
+        rows = rows_by_label(editor.table.value)
+        assert_row_shows(rows["normalised"], expected_stages([1, 2, 4])["normalised"])
+        assert "later steps folded" not in editor.table.value
+
+
+def test_row_editor_upto_refuses_an_unknown_stage():
+    with pytest.raises(ValueError, match="upto names a stage that does not exist: 'average'"):
+        widgets.row_editor(X[0], upto="average")

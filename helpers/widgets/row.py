@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import html
 import io
 
 import ipywidgets as widgets
 import numpy as np
 
 from helpers.data import parse_number, parse_row, split_row
-from helpers.display import stage_names, steps_html, steps_text
-from helpers.layernorm import DEFAULT_EPS, layer_norm_steps
+from helpers.display import STAGE_LABELS, stage_names, steps_html, steps_text
+from helpers.layernorm import DEFAULT_EPS, STAGES, layer_norm_steps
 from helpers.validation import MAX_DECIMALS, InputError, check_decimals
 from helpers.widgets.base import (
     _WIDE,
@@ -32,11 +33,13 @@ class RowEditor(NumbersBox):
     ``message`` the current problem in plain words ("" when there is none).
     """
 
-    def __init__(self, row, eps=DEFAULT_EPS, gamma=None, beta=None, decimals=None, focus=None, plot=False):
+    def __init__(self, row, eps=DEFAULT_EPS, gamma=None, beta=None, decimals=None, focus=None, plot=False,
+                 upto=None):
         super().__init__()
         values = parse_row(_as_text(row))
         eps = _check_eps_value(eps)
-        self.focus = stage_names(focus, "focus")
+        self.upto = _check_upto(upto)
+        self.focus = stage_names(self.upto if focus is None and self.upto else focus, "focus")
         self.record = layer_norm_steps(values, eps=eps, gamma=gamma, beta=beta, decimals=decimals)
         self._syncing = self._typing_in_boxes = False
         self._parsed_rows: dict[str, np.ndarray] = {}
@@ -70,18 +73,25 @@ class RowEditor(NumbersBox):
         self.plot_image = widgets.Image(format="png", layout=widgets.Layout(width="600px")) if plot else None
         self._picture = _NumberLinePicture() if plot else None
 
-        def line(*children):
-            return widgets.HBox(list(children), layout=widgets.Layout(align_items="center"))
+        self.later_toggle = widgets.ToggleButton(value=False, description="show the later steps",
+                                                 layout=widgets.Layout(width="200px"))
+        self.later_toggle.observe(self._on_field_edit, names="value")
 
+        def line(*children, shown=True):
+            return widgets.HBox(list(children), layout=widgets.Layout(align_items="center",
+                                                                      display=None if shown else "none"))
+
+        # Before a stage is learned, its control does nothing yet: hide it (upto=None shows everything).
         self.children = [
             line(self.row_text, self.messages["row"]),
             self.value_boxes_row,
-            line(self.eps_slider, self.eps_text, self.messages["eps"]),
-            line(self.gamma_text, self.messages["gamma"]),
-            line(self.beta_text, self.messages["beta"]),
+            line(self.eps_slider, self.eps_text, self.messages["eps"], shown=self._learned("eps")),
+            line(self.gamma_text, self.messages["gamma"], shown=self._learned("gamma")),
+            line(self.beta_text, self.messages["beta"], shown=self._learned("beta")),
             line(self.by_hand, self.places, self.messages["decimals"]),
             self.messages["general"],
             self.table,
+            line(self.later_toggle, shown=bool(self._later_stages())),
         ] + ([self.plot_image] if plot else [])
         self._render()
 
@@ -231,14 +241,42 @@ class RowEditor(NumbersBox):
         for name, message_widget in self.messages.items():
             message_widget.value = _message_html(self._problems.get(name, ""))
 
+    def _learned(self, stage: str) -> bool:
+        """True when ``stage`` is learned so far (always, without ``upto``)."""
+        return self.upto is None or STAGES.index(stage) <= STAGES.index(self.upto)
+
+    def _later_stages(self) -> tuple[str, ...]:
+        """The stages after ``upto`` that are folded away (none without ``upto``)."""
+        if self.upto is None:
+            return ()
+        return tuple(s for s in STAGES[STAGES.index(self.upto) + 1:] if s not in ("gamma", "beta"))
+
+    def _stages(self):
+        """The stages shown: all (None) without ``upto`` or with the later steps unfolded, else those learned."""
+        if self.upto is None or self.later_toggle.value:
+            return None
+        return tuple(s for s in STAGES[:STAGES.index(self.upto) + 1]
+                     if s not in ("gamma", "beta") or s == self.upto or s in self.focus)
+
+    def _folded_note(self) -> str:
+        later = self._later_stages()
+        if not later or self.later_toggle.value:
+            return ""
+        names = ", ".join(STAGE_LABELS[s][0] for s in later)
+        return f"later steps folded ({names}): press “show the later steps”"
+
     def _render(self) -> None:
         self._show_problems()
-        self.table.value = steps_html(self.record, self.focus)
+        note = self._folded_note()
+        self.table.value = steps_html(self.record, self.focus, self._stages()) + (
+            f'<div style="font-size:12px;color:#555">{html.escape(note)}</div>' if note else "")
         if self.plot_image is not None:
             self.plot_image.value = self._picture.png(self.record)
 
     def text(self) -> str:
-        return "\n".join([steps_text(self.record, self.focus), *_message_lines(self._problems)])
+        note = self._folded_note()
+        return "\n".join([steps_text(self.record, self.focus, self._stages()), *([f"  ({note})"] if note else []),
+                          *_message_lines(self._problems)])
 
 
 class _NumberLinePicture:
@@ -262,12 +300,23 @@ class _NumberLinePicture:
         return buffer.getvalue()
 
 
-def row_editor(row, eps=DEFAULT_EPS, gamma=None, beta=None, decimals=None, focus=None, plot=False) -> RowEditor:
+def _check_upto(upto) -> str | None:
+    if upto is not None and upto not in STAGES:
+        raise InputError("upto", f"upto names a stage that does not exist: {upto!r}; the stages are "
+                                 f"{', '.join(STAGES)}.")
+    return upto
+
+
+def row_editor(row, eps=DEFAULT_EPS, gamma=None, beta=None, decimals=None, focus=None, plot=False,
+               upto=None) -> RowEditor:
     """A row editor: the row (paste field and one box per value), eps (log slider and exact entry),
     gamma and beta per feature, a "by hand" switch; every stage with its formula updates at once.
 
     ``focus`` names a stage to emphasise, or several: ``"mean"`` or ``("std", "normalised")``;
-    ``plot=True`` adds the number line.
+    ``plot=True`` adds the number line. ``upto`` names the stage a notebook has reached (from
+    ``STAGES``, e.g. ``"mean"``): the stages up to it are shown, it is emphasised, the later ones are
+    folded behind "show the later steps", and controls that do nothing yet (ε before ``"eps"``,
+    γ and β before ``"gamma"``) are hidden; None shows everything.
     Introduced in notebook 02.
     """
-    return RowEditor(row, eps=eps, gamma=gamma, beta=beta, decimals=decimals, focus=focus, plot=plot)
+    return RowEditor(row, eps=eps, gamma=gamma, beta=beta, decimals=decimals, focus=focus, plot=plot, upto=upto)
