@@ -36,7 +36,7 @@ class StepExplorer(NumbersBox):
         self.show_all_toggle = widgets.ToggleButton(value=False, description="show all",
                                                     layout=widgets.Layout(width="100px"))
         self.position_label = widgets.Label()
-        self.message_html = widgets.HTML()
+        self.message_html = widgets.HTML(layout=widgets.Layout(min_height="24px"))  # no jump when a message appears
         self.matrix_html = widgets.HTML()
         self.stages_html = widgets.HTML()
         self.row_picker.observe(self._on_row, names="value")
@@ -110,6 +110,8 @@ class StepExplorer(NumbersBox):
         return EXPLORER_STAGES[:last + 1]
 
     def _position_text(self) -> str:
+        if self.show_all_toggle.value:
+            return f"all {len(EXPLORER_STAGES)} steps shown"
         step = f"step {self._position + 1} of {len(EXPLORER_STAGES)}: {STAGE_LABELS[self.stage][0]}"
         if self._position + 1 < len(EXPLORER_STAGES):
             step += f" (next: {STAGE_LABELS[EXPLORER_STAGES[self._position + 1]][0]})"

@@ -52,7 +52,7 @@ class MatrixEditor(NumbersBox):
         self.eps_text = widgets.Text(value=_number_text(self.eps), description="ε:", continuous_update=False,
                                      layout=widgets.Layout(width="200px"), **_WIDE)
         self.eps_text.observe(self._on_cell, names="value")
-        self.message_html = widgets.HTML()
+        self.message_html = widgets.HTML(layout=widgets.Layout(min_height="24px"))  # no jump when a message appears
         self.output_html = widgets.HTML()
         self.steps_html = widgets.HTML()
         self.children = [
@@ -111,16 +111,37 @@ class MatrixEditor(NumbersBox):
         if not problems:
             try:
                 output = layer_norm(matrix, eps=eps)
-                record = layer_norm_steps(matrix[self._row], eps=eps)
+                row = self._edited_row(change)  # the breakdown follows the row last edited
+                record = layer_norm_steps(matrix[row], eps=eps)
             except ValueError as problem:
                 problems["matrix"] = str(problem)
             else:
                 self.matrix, self.eps, self._output, self.record = matrix, eps, frozen_array(output), record
+                self._follow(row)
         self._problems = problems
         self._render()
 
+    def _edited_row(self, change) -> int:
+        """The row of the cell just edited, or the current row (an eps edit, or a call from code)."""
+        owner = change.get("owner") if isinstance(change, dict) else None
+        for i, line in enumerate(self.cells):
+            if any(cell is owner for cell in line):
+                return i
+        return self._row
+
+    def _follow(self, row: int) -> None:
+        """Make ``row`` current, moving the drop-down too without recomputing twice."""
+        self._row = row
+        self._following = True
+        try:
+            self.row_picker.value = row
+        finally:
+            self._following = False
+
     @_never_raises
     def _on_row(self, change) -> None:
+        if getattr(self, "_following", False):
+            return
         self._row = change["new"]
         self._problems = {key: text for key, text in self._problems.items() if key != "row"}
         self.record = layer_norm_steps(self.matrix[self._row], eps=self.eps)

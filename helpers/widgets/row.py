@@ -69,6 +69,7 @@ class RowEditor(NumbersBox):
         self.by_hand.observe(self._on_field_edit, names="value")
         self.places.observe(self._on_field_edit, names="value")
         self.messages = {name: widgets.HTML() for name in ("row", "eps", "gamma", "beta", "decimals", "general")}
+        self.messages["general"].layout.min_height = "24px"  # no jump when a message appears
         self.table = widgets.HTML()
         self.plot_image = widgets.Image(format="png", layout=widgets.Layout(width="600px")) if plot else None
         self._picture = _NumberLinePicture() if plot else None
