@@ -50,6 +50,8 @@ def _check_module(module) -> CheckResult:
                         "(torch.ones(n_features) and torch.zeros(n_features)).", "no-parameters")
         if isinstance(module, type):
             built = run_call(module, (n,))
+            if built.key in ("not-written", "timeout"):
+                return fail(built.problem, built.key)
             if built.problem is not None:
                 hard = n != WIDTHS[0]
                 return fail(("It builds for 3 features but not for 5: it hard-codes the width. " if hard else "")

@@ -90,6 +90,8 @@ def check(step: str, fn) -> CheckResult:
             raised = raised or (case, outcome)
             outcomes.append((case, None))
             continue
+        if outcome.key in ("not-written", "timeout"):
+            return CheckResult(name, False, outcome.problem, outcome.key)
         if outcome.problem is not None:
             return _failure(name, case, outcome.problem, mistake=outcome.key)
         value, problem = _as_result(name, case, outcome.value)
