@@ -3,12 +3,14 @@
     python tools/lecturer_exercises.py            # (re)writes lecturer/exercises.md
     python tools/lecturer_exercises.py --check    # changes nothing; exit 1 if it is out of date
 
-Each question is the widget a notebook builds with ``widgets.answer_checker(...)``,
+Each question is cited by the heading it sits under. Each question is the widget a notebook builds with ``widgets.answer_checker(...)``,
 ``widgets.multiple_choice(...)`` or ``widgets.number_question(...)``. The script finds those cells, runs just the earlier cells that
 define what the call needs (usually the set-up cell and ``x = helpers.load_residual()``), builds the
 widget as the notebook does, and writes its question with the answer computed by helpers: the exact
 value, the value rounded by hand to 3 places at every step, and the wrong answers the checker
 recognises with what each one means. The student notebooks never show these answers.
+Then the "Your turn" code exercises: each ``helpers.exercises.check(step, fn)`` cell, with a solution
+from ``lecturer/solutions.py`` and every mistake the checker names for that step.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import builtins
 import contextlib
 import math
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -140,15 +143,19 @@ def _answer_lines(widget) -> list[str]:
         return lines
 
     question = {"row": widget.row, "quantity": widget.quantity, "index": widget.index, "eps": widget.eps}
+    asked = getattr(widget, "places", None)
     expected = answer_check.expected_value(**question)
     by_hand = answer_check.expected_value(**question, decimals=HAND_PLACES)
-    typed = places_for_three_digits(expected)
-    lines = [f"**Check your answer.** {widget.question}", "",
+    typed = max(places_for_three_digits(expected), asked or 0)
+    text = answer_check.question_text(**question)
+    lines = [f"**Check your answer.** {text}", "",
              f"- **Answer: {format_number(expected, PLACES)}** (exact, to {PLACES} places); typed to {typed} places: "
              f"{format_number(expected, typed)}; worked by hand, rounding every step to {HAND_PLACES} places: "
              f"{format_number(by_hand, HAND_PLACES)}.",
-             "- Counted right: the exact value rounded to the places typed; one unit off in the last place "
-             "counts as right up to rounding."]
+             (f"- The question asks for at least {asked} decimal places. " if asked is not None else "- ")
+             + "Counted right: any answer that rounds correctly at the places it gives"
+             + (" (and one with more places that is right at the places asked)" if asked is not None else "")
+             + "; what rounding every step by hand gives counts as right up to rounding."]
     wrong, seen = [], set()
     # Every mistake the checker knows, typed to the same places, and what the checker then says.
     for _, candidate, _ in answer_check.known_mistakes(**question):
@@ -156,7 +163,8 @@ def _answer_lines(widget) -> list[str]:
         if shown in seen:
             continue
         seen.add(shown)
-        verdict = answer_check.diagnose(widget.row, widget.quantity, shown, index=widget.index, eps=widget.eps)
+        verdict = answer_check.diagnose(widget.row, widget.quantity, shown, index=widget.index, eps=widget.eps,
+                                        places=asked)
         if not verdict.is_right:
             wrong.append(f"  | {shown} | {verdict.hint} |")
     if wrong:
@@ -195,8 +203,61 @@ def exercises_markdown(paths: list[Path] | None = None) -> str:
             continue
         lines += [f"## {_title(path.name)}", ""]
         for index, sources in questions:
-            lines += [f"`notebooks/{path.name}`, cell {index}:", "", *_answer_lines(build_question(sources)), ""]
+            lines += [f"### {_heading(nb, index)}", "", *_answer_lines(build_question(sources)), ""]
+    lines += code_exercises_markdown(paths)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _heading(nb, index: int) -> str:
+    """The notebook heading a cell sits under ("Check yourself"), by which the lecturer finds it."""
+    for cell in reversed(nb.cells[:index]):
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                if line.startswith("## "):
+                    return line[3:].strip()
+    return "(before the first heading)"
+
+
+CHECK_CALL = re.compile(r"""exercises\.check\(\s*["'](?P<step>\w+)["']\s*,\s*(?P<name>\w+)\s*\)""")
+ALWAYS_NAMED = ("not written yet (the stub's NotImplementedError)", "an exception, with its message",
+                "an endless loop (stopped after a few seconds)", "returning nothing, or not a number",
+                "the wrong length or shape", "NaN", "mutating the input array")
+MODULE_MISTAKES = ("it hard-codes the width (built for 3 features, fails at 5)", "no learnable parameters",
+                   "not differentiable (detach, numpy or no_grad inside forward)", "γ and β swapped",
+                   "γ and β not starting at ones and zeros")
+
+
+def code_exercises_markdown(paths=None) -> list[str]:
+    """The "Your turn" code exercises: where they are, a solution, and every mistake the checker names."""
+    import inspect
+
+    import nbformat
+
+    from helpers.exercise_cases import mistakes
+
+    sys.path.insert(0, str(ROOT / "lecturer"))
+    import solutions
+
+    lines = ["## The code exercises (\"Your turn\")", "",
+             "Each check cell calls `helpers.exercises.check(step, function)`, which runs the learner's function on "
+             "inputs the notebook never shows and names the mistake it matches. The solutions below are in "
+             "`lecturer/solutions.py`; `tests/test_exercises.py` runs each through the check.", ""]
+    for path in paths if paths is not None else sorted(NOTEBOOKS_DIR.glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        for index, cell in enumerate(nb.cells):
+            found = CHECK_CALL.search(cell.source) if cell.cell_type == "code" else None
+            if not found:
+                continue
+            step = found["step"]
+            solution = solutions.make_module if step == "module" else solutions.SOLUTIONS[step]
+            named = [] if step == "module" else list(dict.fromkeys(m.name for m in mistakes(step)))
+            if step == "module":
+                named = list(MODULE_MISTAKES) + list(dict.fromkeys(m.name for m in mistakes("layer_norm")))
+            lines += [f"### {_title(path.name)} › {_heading(nb, index)}", "",
+                      f"`helpers.exercises.check(\"{step}\", {found['name']})`. A solution:", "",
+                      "```python", inspect.getsource(solution).rstrip(), "```", "",
+                      "Mistakes the checker names: " + "; ".join(named + list(ALWAYS_NAMED)) + ".", ""]
+    return lines
 
 
 def main(argv: list[str]) -> int:
