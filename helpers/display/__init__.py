@@ -1,0 +1,42 @@
+"""Showing numbers: aligned plain text (terminals, print, nbval) and HTML tables (Jupyter).
+
+Nothing here computes LayerNorm; it formats what ``helpers.layernorm`` computed. Output is
+deterministic: a fixed number of places, never ``-0.000``, long rows elided in the middle as numpy
+does. Introduced in notebook 01.
+"""
+
+
+from helpers.display.checks import (
+    comparison_html,
+    comparison_text,
+    eps_fits_html,
+    eps_fits_text,
+    format_difference,
+    format_eps_range,
+    published_check_html,
+    published_check_text,
+)
+from helpers.display.formatting import (
+    DEFAULT_PLACES,
+    EDGE_ITEMS,
+    ELIDE_OVER,
+    ELLIPSIS,
+    STAGE_LABELS,
+    format_eps,
+    format_number,
+    format_row,
+    format_values,
+    pad,
+    text_width,
+)
+from helpers.display.formulas import filled_formula, filled_formulas_html, filled_formulas_text
+from helpers.display.matrix import MatrixView, show_matrix, side_by_side
+from helpers.display.steps import EXACT_EXTRA_PLACES, stage_names, steps_html, steps_text
+
+__all__ = [
+    "DEFAULT_PLACES", "EDGE_ITEMS", "ELIDE_OVER", "ELLIPSIS", "EXACT_EXTRA_PLACES", "STAGE_LABELS", "MatrixView",
+    "comparison_html", "comparison_text", "eps_fits_html", "eps_fits_text", "filled_formula", "filled_formulas_html",
+    "filled_formulas_text", "format_difference", "format_eps", "format_eps_range", "format_number", "format_row",
+    "format_values", "pad", "published_check_html", "published_check_text", "show_matrix", "side_by_side",
+    "stage_names", "steps_html", "steps_text", "text_width",
+]

@@ -1,0 +1,88 @@
+"""Numbers as text: fixed places, never ``-0.000``, long rows elided, widths on screen; the shared styles."""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+
+import numpy as np
+
+DEFAULT_PLACES = 4
+ELIDE_OVER = 10  # show every value up to this many, else the first and last EDGE_ITEMS
+EDGE_ITEMS = 3
+ELLIPSIS = "…"
+
+# Each stage of a row: a short name a learner reads, its formula as text, and as HTML.
+STAGE_LABELS = {
+    "input": ("input", "x", "x"),
+    "mean": ("mean", "μ = (x₁ + … + xₙ) / n", "&mu; = (x<sub>1</sub> + &hellip; + x<sub>n</sub>) / n"),
+    "differences": ("differences", "x − μ", "x &minus; &mu;"),
+    "squared_differences": ("squares", "(x − μ)²", "(x &minus; &mu;)<sup>2</sup>"),
+    "variance": ("variance", "σ² = Σ(x − μ)² / n", "&sigma;<sup>2</sup> = &Sigma;(x &minus; &mu;)<sup>2</sup> / n"),
+    "eps": ("epsilon", "ε", "&epsilon;"),
+    "variance_plus_eps": ("variance + ε", "σ² + ε", "&sigma;<sup>2</sup> + &epsilon;"),
+    "std": ("std", "√(σ² + ε)", "&radic;(&sigma;<sup>2</sup> + &epsilon;)"),
+    "normalised": ("normalised", "x̂ = (x − μ) / √(σ² + ε)", "x&#770; = (x &minus; &mu;) / &radic;(&sigma;<sup>2</sup> + &epsilon;)"),
+    "gamma": ("gamma", "γ (scale, per feature)", "&gamma; (scale, per feature)"),
+    "beta": ("beta", "β (shift, per feature)", "&beta; (shift, per feature)"),
+    "output": ("output", "y = γ · x̂ + β", "y = &gamma; &middot; x&#770; + &beta;"),
+}
+
+_CSS = (
+    "border-collapse:collapse;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;"
+    "font-size:13px"
+)
+_CELL = "padding:2px 10px;border-bottom:1px solid #ddd"
+_NUMBER_CELL = _CELL + ";text-align:right"
+_FLAG_STYLE = "background:#fdf0d5"  # pale orange, paired with a text marker for colour-blind readers
+_HIGHLIGHT_STYLE = "background:#dbe9f6"
+
+
+def text_width(text: str) -> int:
+    """How many columns ``text`` takes on screen (combining accents, as in x̂, take none)."""
+    return sum(0 if unicodedata.combining(ch) else 1 for ch in text)
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` followed by spaces up to ``width`` screen columns."""
+    return text + " " * max(0, width - text_width(text))
+
+
+def format_number(value: float, places: int = DEFAULT_PLACES) -> str:
+    """A number with exactly ``places`` decimals; never ``-0.000``; ``nan``/``inf`` spelled out."""
+    value = float(value)
+    if math.isnan(value):
+        return "nan"
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    text = f"{value:.{places}f}"
+    if float(text) == 0.0:
+        text = text.lstrip("-")
+    return text
+
+
+def format_eps(eps: float) -> str:
+    """eps as people write it: ``1e-05``, ``0.001``, ``0``."""
+    return f"{float(eps):g}"
+
+
+def format_values(values, places: int = DEFAULT_PLACES) -> list[str]:
+    """Each value formatted; more than ``ELIDE_OVER`` values keep only both ends around ``…``."""
+    flat = np.atleast_1d(np.asarray(values, dtype=np.float64)).ravel()
+    if flat.size > ELIDE_OVER:
+        return [format_number(v, places) for v in flat[:EDGE_ITEMS]] + [ELLIPSIS] + [
+            format_number(v, places) for v in flat[-EDGE_ITEMS:]
+        ]
+    return [format_number(v, places) for v in flat]
+
+
+def format_row(values, places: int = DEFAULT_PLACES, width: int | None = None) -> str:
+    """A row of numbers on one line, right-aligned in columns: ``1.1330  -0.2990   0.5030``."""
+    cells = format_values(values, places)
+    width = width or max(len(cell) for cell in cells)
+    return "  ".join(cell.rjust(width) for cell in cells)
+
+
+
+def _rjust(text: str, width: int) -> str:
+    return " " * max(0, width - text_width(text)) + text
