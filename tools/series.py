@@ -65,7 +65,7 @@ NOTEBOOKS = (
     Notebook("11_backward_pass.ipynb", "The backward pass",
              "Derive LayerNorm's gradient, check it against autograd, and see what its Jacobian ignores."),
     Notebook("12_speed.ipynb", "Speed",
-             "Time LayerNorm five ways and see that memory, not arithmetic, sets its speed."),
+             "Time LayerNorm honestly, in cache and from memory, and see which ceiling limits it."),
 )
 
 CONTENTS = NOTEBOOKS[0]
