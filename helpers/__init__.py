@@ -13,7 +13,15 @@ and HTML). ``reference`` (PyTorch), ``widgets`` and ``plots`` are imported only 
 
 from helpers.data import load_matrix, load_published_output, load_residual, parse_number, parse_row
 from helpers.display import format_number, show_matrix
-from helpers.layernorm import DEFAULT_EPS, STAGES, LayerNormSteps, layer_norm, layer_norm_steps, round_half_up
+from helpers.layernorm import (
+    DEFAULT_EPS,
+    STAGES,
+    LayerNormSteps,
+    layer_norm,
+    layer_norm_steps,
+    round_half_away_from_zero,
+    round_half_up,
+)
 
 __all__ = [
     "DEFAULT_EPS",
@@ -27,6 +35,7 @@ __all__ = [
     "load_residual",
     "parse_number",
     "parse_row",
+    "round_half_away_from_zero",
     "round_half_up",
     "show_matrix",
 ]

@@ -270,7 +270,7 @@ def _floats(decimals_list) -> list[float]:
     return [float(v) for v in decimals_list]
 
 
-def round_half_up(values, decimals: int):
+def round_half_away_from_zero(values, decimals: int):
     """Round the way people do by hand: halves go away from zero (0.0625 → 0.063, −0.0625 → −0.063).
 
     numpy's ``round`` sends halves to the even digit (0.0625 → 0.062) and works on the binary value;
@@ -287,6 +287,10 @@ def round_half_up(values, decimals: int):
         return one(values)
     array = np.asarray(values, dtype=np.float64)
     return np.array([one(v) for v in array.ravel()], dtype=np.float64).reshape(array.shape)
+
+
+# The name notebooks used first; "half up" is not what it does for negatives (−0.0625 → −0.063).
+round_half_up = round_half_away_from_zero
 
 
 def _scale_and_shift(gamma, normalised, beta):

@@ -478,3 +478,9 @@ def test_every_input_error_names_its_argument(call, argument):
         call()
     assert caught.value.argument == argument
     assert isinstance(caught.value, ValueError)  # callers catching ValueError keep working
+
+
+def test_rounding_by_hand_has_its_truthful_name_and_the_old_one_still_works():
+    assert helpers.round_half_away_from_zero(-0.0625, 3) == -0.063  # away from zero, not "up"
+    assert helpers.round_half_away_from_zero(0.0625, 3) == 0.063
+    assert helpers.round_half_up is helpers.round_half_away_from_zero  # notebooks that used the old name run

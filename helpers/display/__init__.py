@@ -27,9 +27,10 @@ from helpers.display.formatting import (
     format_row,
     format_values,
     pad,
+    places_for,
     text_width,
 )
-from helpers.display.formulas import filled_formula, filled_formulas_html, filled_formulas_text
+from helpers.display.formulas import APPROX_LEGEND, filled_formula, filled_formulas_html, filled_formulas_text, mode_text
 from helpers.display.matrix import MatrixView, show_matrix, side_by_side
 from helpers.display.steps import EXACT_EXTRA_PLACES, stage_names, steps_html, steps_text
 
@@ -38,5 +39,5 @@ __all__ = [
     "comparison_html", "comparison_text", "eps_fits_html", "eps_fits_text", "filled_formula", "filled_formulas_html",
     "filled_formulas_text", "format_difference", "format_eps", "format_eps_range", "format_number", "format_row",
     "format_values", "pad", "published_check_html", "published_check_text", "show_matrix", "side_by_side",
-    "stage_names", "steps_html", "steps_text", "text_width",
+    "stage_names", "steps_html", "steps_text", "text_width", "APPROX_LEGEND", "mode_text", "places_for",
 ]

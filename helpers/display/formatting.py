@@ -61,6 +61,19 @@ def format_number(value: float, places: int = DEFAULT_PLACES) -> str:
     return text
 
 
+SIGNIFICANT_DIGITS = 3  # values much smaller than the display step show this many significant digits
+
+
+def places_for(values, places: int = DEFAULT_PLACES) -> int:
+    """``places``, or more when every value is non-zero but would show as 0.0000: then enough places
+    (at most 15) for the largest to show ``SIGNIFICANT_DIGITS`` significant digits (0.000000667)."""
+    flat = np.abs(np.atleast_1d(np.asarray(values, dtype=np.float64)).ravel())
+    largest = float(flat.max()) if flat.size else 0.0
+    if largest == 0.0 or not math.isfinite(largest) or largest >= 0.5 * 10.0**-places:
+        return places
+    return min(15, SIGNIFICANT_DIGITS - 1 - math.floor(math.log10(largest)))
+
+
 def format_eps(eps: float) -> str:
     """eps as people write it: ``1e-05``, ``0.001``, ``0``."""
     return f"{float(eps):g}"

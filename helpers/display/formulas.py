@@ -1,14 +1,22 @@
-"""One stage at a time, with the numbers filled in (the step explorer, notebook 03)."""
+"""One stage at a time, with the numbers filled in (the step explorer, notebook 03).
+
+The rule for every filled equation: "=" is written only when a calculator agrees, i.e. the shown
+operands, worked out exactly, give the shown result to the places it is shown with. The operands
+get more places (up to ``MAX_EXTRA_PLACES`` more) until that holds; when even that is not enough,
+the equation says "≈" and one line under the table says what it means (``APPROX_LEGEND``).
+"""
 
 from __future__ import annotations
 
 import html
+from decimal import Context, Decimal
 
 import numpy as np
 
 from helpers.display.formatting import (
     _CELL,
     _CSS,
+    _FLAG_STYLE,
     _HIGHLIGHT_STYLE,
     DEFAULT_PLACES,
     ELLIPSIS,
@@ -17,9 +25,15 @@ from helpers.display.formatting import (
     format_number,
     format_values,
     pad,
+    places_for,
     text_width,
 )
-from helpers.display.steps import _FOCUS_MARK, _places_showing_eps, stage_names
+from helpers.display.steps import _FOCUS_MARK, EXACT_EXTRA_PLACES, _places_showing_eps, stage_names
+
+MAX_EXTRA_PLACES = 6  # operands may get up to this many more places than their stage shows
+APPROX_LEGEND = "≈: the numbers shown are rounded; the result is worked out from the unrounded values."
+_EXACT = Context(prec=80)
+
 
 def _operand(cell: str) -> str:
     return f"({cell})" if cell.startswith("-") else cell
@@ -29,73 +43,212 @@ def _listed(cells) -> str:
     return "(" + ", ".join(cells) + ")"
 
 
-def _pairs(left, right, operator: str) -> str:
-    return _listed(a if a == ELLIPSIS else f"{a} {operator} {_operand(b)}" for a, b in zip(left, right))
+def _decimals_of(cell: str) -> int:
+    return len(cell.split(".")[1]) if "." in cell else 0
+
+
+def _agrees(worked_out: Decimal, shown: str) -> bool:
+    """True when ``worked_out`` rounds to ``shown`` at its places (a value on a half may go either way)."""
+    half = Decimal(5).scaleb(-_decimals_of(shown) - 1)
+    return abs(_EXACT.subtract(worked_out, Decimal(shown))) <= half
+
+
+def mode_text(record) -> str:
+    """How the record was computed, in words: exact, or rounded by hand (which way halves go)."""
+    if record.hand_rounded:
+        return f"rounded by hand to {record.decimals} places (halves away from zero)"
+    return "exact"
+
+
+class _Stage:
+    """The numbers one stage's equation needs, each formatted at the places it is shown with."""
+
+    def __init__(self, record):
+        self.record = record
+        self.base = record.decimals if record.hand_rounded else DEFAULT_PLACES
+
+    def places(self, name: str) -> int:
+        if self.record.hand_rounded:
+            return self.base
+        return places_for(self.record.stage(name), self.base)
+
+    def cells(self, name: str, places: int) -> list[str]:
+        return format_values(self.record.stage(name), places)
+
+    def one(self, name: str, places: int) -> str:
+        return format_number(self.record.stage(name), places)
+
+
+def _equation(build, start: int):
+    """``build(places)`` gives (operands text, [(worked out, shown)]) ; the first places from ``start``
+    at which every pair agrees, with "=", or ``start`` with "≈"."""
+    for places in range(start, min(start + MAX_EXTRA_PLACES, 15) + 1):
+        text, pairs = build(places)
+        if all(_agrees(worked, shown) for worked, shown in pairs):
+            return text, "="
+    return build(start)[0], "≈"
+
+
+def _elementwise(left, right, result, operator: str, work):
+    """``(a ⊕ b, …)`` and the pairs to check, skipping the elided middle of long rows."""
+    parts, pairs = [], []
+    for a, b, shown in zip(left, right, result):
+        if a == ELLIPSIS:
+            parts.append(ELLIPSIS)
+            continue
+        parts.append(f"{a} {operator} {_operand(b)}" if operator else f"{_operand(a)}²")
+        pairs.append((work(Decimal(a), Decimal(b)), shown))
+    return _listed(parts), pairs
+
+
+def _filled(record, stage: str) -> tuple[str, str, str]:
+    """(left side with the operands, "=" or "≈", shown result) for one stage; "" relation for a listing."""
+    s = _Stage(record)
+    n = record.n
+    if stage in ("input", "gamma", "beta"):
+        return "", "", _listed(s.cells(stage, s.places(stage) if stage == "input" else s.base))
+    if stage == "eps":
+        return "", "", format_eps(record.eps)
+    if stage == "mean":
+        shown = s.one("mean", s.places("mean"))
+
+        def build(p):
+            cells = s.cells("input", p)
+            pairs = [] if ELLIPSIS in cells else [(_EXACT.divide(sum(map(Decimal, cells)), n), shown)]
+            return f"({' + '.join(map(_operand, cells))}) / {n}", pairs
+
+        return (*_equation(build, s.places("input")), shown)
+    if stage == "differences":
+        result = s.cells("differences", s.places("differences"))
+
+        def build(p):
+            return _elementwise(s.cells("input", p), format_values(np.full(n, record.mean), p), result, "−",
+                                lambda a, b: _EXACT.subtract(a, b))
+
+        return (*_equation(build, max(s.places("input"), s.places("mean"))), _listed(result))
+    if stage == "squared_differences":
+        result = s.cells("squared_differences", s.places("squared_differences"))
+
+        def build(p):
+            cells = s.cells("differences", p)
+            return _elementwise(cells, cells, result, "", lambda a, _b: _EXACT.multiply(a, a))
+
+        return (*_equation(build, s.places("differences")), _listed(result))
+    if stage == "variance":
+        shown = s.one("variance", s.places("variance"))
+
+        def build(p):
+            cells = s.cells("squared_differences", p)
+            pairs = [] if ELLIPSIS in cells else [(_EXACT.divide(sum(map(Decimal, cells)), n), shown)]
+            return f"({' + '.join(map(_operand, cells))}) / {n}", pairs
+
+        return (*_equation(build, s.places("squared_differences")), shown)
+    # eps is small: the variance gets enough places for eps to be seen in the sum
+    wide = max(_places_showing_eps(record, s.base), s.places("variance_plus_eps"))
+    if stage == "variance_plus_eps":
+        shown = s.one("variance_plus_eps", wide)
+
+        def build(p):
+            variance, eps = s.one("variance", p), format_eps(record.eps)
+            return f"{variance} + {eps}", [(_EXACT.add(Decimal(variance), Decimal(eps)), shown)]
+
+        return (*_equation(build, max(wide, s.places("variance"))), shown)
+    if stage == "std":
+        shown = s.one("std", s.places("std"))
+
+        def build(p):
+            inside = s.one("variance_plus_eps", p)
+            return f"√{inside}", [(_EXACT.sqrt(Decimal(inside)), shown)]
+
+        return (*_equation(build, wide), shown)
+    if stage == "normalised":
+        result = s.cells("normalised", s.places("normalised"))
+
+        def build(p):
+            return _elementwise(s.cells("differences", p), format_values(np.full(n, record.std), p), result, "/",
+                                lambda a, b: _EXACT.divide(a, b))
+
+        return (*_equation(build, max(s.places("differences"), s.places("std"))), _listed(result))
+    # output: γ · x̂ + β for each feature
+    result = s.cells("output", s.places("output"))
+    if np.all(record.gamma == 1.0) and np.all(record.beta == 0.0):
+        return "1 · x̂ + 0", "=", _listed(result)
+
+    def build(p):
+        parts, pairs = [], []
+        for g, x, b, shown in zip(format_values(record.gamma, p), s.cells("normalised", p),
+                                  format_values(record.beta, p), result):
+            if g == ELLIPSIS:
+                parts.append(ELLIPSIS)
+                continue
+            parts.append(f"{_operand(g)} · {_operand(x)} + {_operand(b)}")
+            pairs.append((_EXACT.add(_EXACT.multiply(Decimal(g), Decimal(x)), Decimal(b)), shown))
+        return _listed(parts), pairs
+
+    return (*_equation(build, s.places("normalised")), _listed(result))
 
 
 def filled_formula(record, stage: str) -> str:
     """One stage's formula with the record's numbers filled in, e.g.
-    ``μ = (x₁ + … + xₙ) / n = (1.1330 + (-0.2990) + 0.5030) / 3 = 0.4457``."""
-    places = record.decimals if record.decimals is not None else DEFAULT_PLACES
-    n = record.n
+    ``μ = (x₁ + … + xₙ) / n = (1.1330 + (-0.2990) + 0.5030) / 3 = 0.4457``.
 
-    def values(name, p=places):
-        return format_values(record.stage(name), p)
-
-    def one(value, p=places):
-        return format_number(value, p)
-
-    formula = STAGE_LABELS[stage][1]
-    if stage == "input":
-        return f"x = {_listed(values('input'))}"
-    if stage == "mean":
-        return f"{formula} = ({' + '.join(map(_operand, values('input')))}) / {n} = {one(record.mean)}"
-    if stage == "differences":
-        mean = format_values(np.full(n, record.mean), places)
-        return f"{formula} = {_pairs(values('input'), mean, '−')} = {_listed(values('differences'))}"
-    if stage == "squared_differences":
-        squares = _listed(c if c == ELLIPSIS else f"{_operand(c)}²" for c in values("differences"))
-        return f"{formula} = {squares} = {_listed(values('squared_differences'))}"
-    if stage == "variance":
-        total = " + ".join(map(_operand, values("squared_differences")))
-        return f"{formula} = ({total}) / {n} = {one(record.variance)}"
-    # eps is small: show the variance with enough places for eps to be seen in the sum
-    wide = _places_showing_eps(record, places)
+    "=" only where the shown operands give the shown result; see the module's rule."""
+    left, relation, result = _filled(record, stage)
+    if stage in ("input", "gamma", "beta"):
+        name = "x" if stage == "input" else STAGE_LABELS[stage][0]
+        return f"{name} = {result}"
     if stage == "eps":
-        return f"ε = {format_eps(record.eps)}"
-    if stage == "variance_plus_eps":
-        return (f"{formula} = {one(record.variance, wide)} + {format_eps(record.eps)} = "
-                f"{one(record.variance_plus_eps, wide)}")
-    if stage == "std":
-        return f"{formula} = √{one(record.variance_plus_eps, wide)} = {one(record.std)}"
-    if stage == "normalised":
-        std = format_values(np.full(n, record.std), places)
-        return f"{formula} = {_pairs(values('differences'), std, '/')} = {_listed(values('normalised'))}"
-    if stage in ("gamma", "beta"):
-        return f"{STAGE_LABELS[stage][0]} = {_listed(values(stage))}"
-    # output: γ · x̂ + β for each feature
-    if np.all(record.gamma == 1.0) and np.all(record.beta == 0.0):
-        return f"{formula} = 1 · x̂ + 0 = {_listed(values('output'))}"
-    parts = [g if g == ELLIPSIS else f"{_operand(g)} · {_operand(x)} + {_operand(b)}"
-             for g, x, b in zip(values("gamma"), values("normalised"), values("beta"))]
-    return f"{formula} = {_listed(parts)} = {_listed(values('output'))}"
+        return f"ε = {result}"
+    return f"{STAGE_LABELS[stage][1]} = {left} {relation} {result}"
+
+
+def _drift(record, stage: str) -> str:
+    """For a hand-rounded stage that rounding moved: "≠ exact (…)" with the exact values, else ""."""
+    if not record.hand_rounded or stage not in {drift.stage for drift in record.rounding_drift()}:
+        return ""
+    exact = format_values(record.exact.stage(stage), record.decimals + EXACT_EXTRA_PLACES)
+    return f"≠ exact ({', '.join(exact)})" if len(exact) > 1 else f"≠ exact ({exact[0]})"
+
+
+def _legend(record, stages) -> list[str]:
+    lines = []
+    if any(_filled(record, stage)[1] == "≈" for stage in stages):
+        lines.append(APPROX_LEGEND)
+    if record.hand_rounded and any(_drift(record, stage) for stage in stages):
+        lines.append(f"≠ exact: rounding by hand to {record.decimals} places moved this stage; the exact value follows.")
+    return lines
 
 
 def filled_formulas_text(record, stages, focus=()) -> str:
-    """One line per stage in ``stages``: its name and :func:`filled_formula`; stages in ``focus`` marked ▶."""
+    """One line per stage in ``stages``: its name and :func:`filled_formula`; stages in ``focus`` marked ▶.
+
+    A hand-rounded record marks the stages rounding moved "≠ exact" with the exact values."""
     focus = stage_names(focus, "focus")
+    stages = stage_names(stages)
     width = max(text_width(STAGE_LABELS[stage][0]) for stage in stages)
-    return "\n".join(f"  {_FOCUS_MARK if stage in focus else ' '} {pad(STAGE_LABELS[stage][0], width)}  "
-                     f"{filled_formula(record, stage)}" for stage in stage_names(stages))
+    lines = []
+    for stage in stages:
+        drift = _drift(record, stage)
+        lines.append(f"  {_FOCUS_MARK if stage in focus else ' '} {pad(STAGE_LABELS[stage][0], width)}  "
+                     f"{filled_formula(record, stage)}" + (f"   {drift}" if drift else ""))
+    return "\n".join(lines + [f"  {line}" for line in _legend(record, stages)])
 
 
 def filled_formulas_html(record, stages, focus=(), title: str = "") -> str:
     """The same as :func:`filled_formulas_text`, as an HTML table with the stages in ``focus`` shaded."""
     focus = stage_names(focus, "focus")
+    stages = stage_names(stages)
     rows = []
-    for stage in stage_names(stages):
-        style = f' style="{_HIGHLIGHT_STYLE};font-weight:700"' if stage in focus else ""
+    for stage in stages:
+        drift = _drift(record, stage)
+        shade = f"{_HIGHLIGHT_STYLE};font-weight:700" if stage in focus else _FLAG_STYLE if drift else ""
+        style = f' style="{shade}"' if shade else ""
+        mark = f' <span style="color:#a33c00">{html.escape(drift)}</span>' if drift else ""
         rows.append(f'<tr{style}><th style="{_CELL};text-align:left">{html.escape(STAGE_LABELS[stage][0])}</th>'
-                    f'<td style="{_CELL};text-align:left">{html.escape(filled_formula(record, stage))}</td></tr>')
+                    f'<td style="{_CELL};text-align:left;white-space:nowrap">'
+                    f"{html.escape(filled_formula(record, stage))}{mark}</td></tr>")
     heading = f'<div style="font-weight:600;margin:4px 0">{html.escape(title)}</div>' if title else ""
-    return f'<div class="layernorm-filled-steps">{heading}<table style="{_CSS}">{"".join(rows)}</table></div>'
+    legend = "".join(f"<div>{html.escape(line)}</div>" for line in _legend(record, stages))
+    notes = f'<div style="font-size:12px;margin-top:4px;color:#444">{legend}</div>' if legend else ""
+    return (f'<div class="layernorm-filled-steps">{heading}<div style="overflow-x:auto;max-width:100%">'
+            f'<table style="{_CSS}">{"".join(rows)}</table></div>{notes}</div>')

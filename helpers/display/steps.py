@@ -19,6 +19,7 @@ from helpers.display.formatting import (
     format_eps,
     format_values,
     pad,
+    places_for,
     text_width,
 )
 from helpers.layernorm import STAGES
@@ -57,9 +58,11 @@ def _places_showing_eps(record, places: int) -> int:
 def _stage_cells(record, name: str, places: int) -> list[str]:
     if name == "eps":
         return [format_eps(record.eps)]
-    if name == "variance_plus_eps" and not record.hand_rounded:
+    if record.hand_rounded:  # a hand record's own digits, at the places kept
+        return format_values(record.stage(name), places)
+    if name == "variance_plus_eps":
         places = _places_showing_eps(record, places)  # else σ² + ε looks the same as σ²
-    return format_values(record.stage(name), places)
+    return format_values(record.stage(name), places_for(record.stage(name), places))  # tiny: not 0.0000
 
 
 def _visible_stages(record, focus) -> tuple[str, ...]:

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from helpers.display import STAGE_LABELS, filled_formulas_html, filled_formulas_text, format_eps, show_matrix
+from helpers.display import (
+    STAGE_LABELS,
+    filled_formulas_html,
+    filled_formulas_text,
+    format_eps,
+    mode_text,
+    show_matrix,
+)
 from helpers.layernorm import DEFAULT_EPS, layer_norm_steps
 from helpers.widgets.base import (
     EXPLORER_STAGES,
@@ -125,11 +132,12 @@ class StepExplorer(NumbersBox):
         row = self._shown_row
         self.matrix_html.value = show_matrix(self.matrix, title="X (rows are tokens)", highlight_row=row)._repr_html_()
         self.stages_html.value = filled_formulas_html(self.record, self._visible(), focus=self.stage,
-                                                      title=f"row {row + 1}, eps = {format_eps(self.eps)}")
+                                                      title=f"row {row + 1}, eps = {format_eps(self.eps)}, "
+                                                            f"{mode_text(self.record)}")
 
     def text(self) -> str:
         title = (f"Step through LayerNorm: row {self._shown_row + 1} of {self.matrix.shape[0]}, "
-                 f"eps = {format_eps(self.eps)}; {self._position_text()}")
+                 f"eps = {format_eps(self.eps)}, {mode_text(self.record)}; {self._position_text()}")
         lines = [title, filled_formulas_text(self.record, self._visible(), focus=self.stage)]
         return "\n".join(lines + _message_lines(self._problems))
 
