@@ -25,11 +25,17 @@ IMPORT_RUNS = 5
 RECORD_RUNS = 200
 
 
-def import_seconds() -> float:
-    """Wall time of `import helpers` in a fresh Python, measured inside that Python."""
-    code = "import time; t = time.perf_counter(); import helpers; print(time.perf_counter() - t)"
+def import_seconds(module: str = "helpers") -> float:
+    """Wall time of `import module` in a fresh Python, measured inside that Python."""
+    code = f"import time; t = time.perf_counter(); import {module}; print(time.perf_counter() - t)"
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     return float(result.stdout)
+
+
+def import_added_seconds() -> tuple[float, float]:
+    """`import helpers` and `import numpy`, each in a fresh Python, one after the other (so both see the
+    same machine load); helpers imports numpy, so its own share is the difference."""
+    return import_seconds("helpers"), import_seconds("numpy")
 
 
 def record_and_html_seconds(row: np.ndarray, decimals: int | None) -> float:
@@ -47,9 +53,15 @@ def median_of(runs: int, measure, *args) -> float:
 def main() -> int:
     row_3 = helpers.load_residual()[0]
     row_768 = np.random.default_rng(0).normal(0.0, 1.0, 768)
+    pairs = [import_added_seconds() for _ in range(IMPORT_RUNS)]
+    helpers_seconds = statistics.median(total for total, _ in pairs)
+    numpy_seconds = statistics.median(numpy for _, numpy in pairs)
+    added = statistics.median(total - numpy for total, numpy in pairs)
     measurements = [
-        ("import helpers (fresh process)", statistics.median(import_seconds() for _ in range(IMPORT_RUNS)), 0.3,
-         f"median of {IMPORT_RUNS}"),
+        ("import helpers (fresh process)", helpers_seconds, 0.3, f"median of {IMPORT_RUNS}"),
+        # issue 13: helpers may add at most a third of numpy's own import time
+        ("import helpers minus import numpy", added, numpy_seconds / 3,
+         f"median of {IMPORT_RUNS}; numpy alone {numpy_seconds * 1000:.0f} ms"),
     ]
     for label, row, target in (("3-value row", row_3, 0.002), ("768-value row", row_768, 0.020)):
         for decimals in (None, 3):

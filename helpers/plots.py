@@ -6,7 +6,8 @@ aligned text, for screen readers, terminals and anyone who prefers to read them.
 Okabe–Ito palette, which people with the common kinds of colour blindness can tell apart, and no
 plot relies on colour alone. LayerNorm itself comes from ``helpers.layernorm``; this module only
 draws (and, for the circle, projects points onto the plane they lie in).
-Introduced in notebook 01 (``matrix_heatmaps``); ``number_line`` comes in notebook 02, ``before_after``
+The number line lives in ``helpers.number_line`` (the row editor redraws it on every edit) and is
+re-exported here. Introduced in notebook 01 (``matrix_heatmaps``); ``number_line`` comes in notebook 02, ``before_after``
 in notebook 05, ``normalised_circle`` and ``plane_coordinates`` in notebook 07.
 """
 
@@ -27,6 +28,12 @@ from helpers.display import (
     text_width,
 )
 from helpers.layernorm import DEFAULT_EPS, layer_norm
+from helpers.number_line import (  # noqa: F401
+    LABEL_AT_MOST,
+    number_line,
+    number_line_alt,
+    number_line_text,
+)
 
 # Okabe & Ito (2008), "Color Universal Design": distinguishable with any common colour vision.
 OKABE_ITO = {
@@ -42,15 +49,6 @@ OKABE_ITO = {
 ROW_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000")
 ROW_MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 HEATMAP_COLOURS = "PuOr_r"  # purple–orange, diverging around 0, safe for colour-blind readers
-LABEL_AT_MOST = 12  # write every value on the plot up to this many values
-
-
-def _readable(value: float, places: int = 4) -> str:
-    """A number for a label: fixed places, or 3 significant digits when fixed places would show only zeros."""
-    value = float(value)
-    if value != 0 and abs(value) < 10.0 ** (1 - places):
-        return f"{value:.2e}"
-    return format_number(value, places)
 
 
 def _figure_and_axes(ax, figsize):
@@ -60,132 +58,6 @@ def _figure_and_axes(ax, figsize):
 
     figure, ax = plt.subplots(figsize=figsize, layout="constrained")
     return figure, ax
-
-
-# ---------------------------------------------------------------------------------------------
-# A row on a number line
-
-
-def number_line(record, ax=None):
-    """The row's values on a number line, with the mean and one standard deviation either side marked.
-
-    The standard deviation is the one LayerNorm divides by, √(σ² + ε). Up to 12 values are labelled,
-    each where its label crosses no line and no other label. Introduced in notebook 02.
-    """
-    figure, ax = _figure_and_axes(ax, (8, 2.8))
-    values, mean, std = record.input, record.mean, record.std
-    ax.axvspan(mean - std, mean + std, color=OKABE_ITO["sky blue"], alpha=0.25, label="mean ± 1 std")
-    for edge in (mean - std, mean + std):
-        ax.axvline(edge, color=OKABE_ITO["blue"], linestyle="--", linewidth=1.2)
-    ax.axvline(mean, color=OKABE_ITO["black"], linewidth=2, label="mean μ", gid="mean")
-    ax.axhline(0, color="#999999", linewidth=0.8, zorder=0)
-    ax.plot(values, np.zeros_like(values), linestyle="none", marker="o", markersize=8,
-            color=OKABE_ITO["vermillion"], markeredgecolor="black", label="values x", gid="values")
-    low = min(float(values.min()), mean - std)
-    high = max(float(values.max()), mean + std)
-    span = high - low or 1.0
-    labelled = record.n <= LABEL_AT_MOST
-    labels = [f"x{j + 1} = {_readable(value, 3)}" for j, value in enumerate(values)] if labelled else []
-    # Widths as fractions of the axes; the margins leave room for the outermost label beside its value.
-    widths, padding = _label_widths(ax, labels)
-    widest = max(widths, default=0.0) + 2 * padding
-    margin = span * max(0.12, widest / (1 - 2 * widest) if widest < 0.4 else 0.12)
-    limits = (low - margin, high + margin)
-    ax.set_xlim(*limits)
-    if labelled:
-        scale = limits[1] - limits[0]  # fractions of the axes' width to data units
-        lines = (mean - std, mean, mean + std)
-        data_widths = [width * scale for width in widths]
-        places = (_label_places(values, data_widths, padding * scale, lines, limits)
-                  or _label_places(values, data_widths, 0.0, lines, limits) or _staggered_label_places(values))
-        for value, label, (height, align) in zip(values, labels, places):
-            ax.vlines(value, 0.08, height - 0.04, color="#777777", linewidth=0.8)
-            ax.text(value, height, label, ha=align, fontsize=LABEL_FONT_SIZE)
-    ax.set_ylim(-0.5, 1.35)
-    ax.set_yticks([])
-    ax.set_xlabel("value")
-    ax.set_ylabel("row x")
-    ax.set_title(f"The row on a number line: mean μ = {_readable(mean)}, "
-                 f"std √(σ² + ε) = {_readable(std)}  (eps = {format_eps(record.eps)})")
-    ax.legend(loc="lower right", fontsize=8, ncols=3, framealpha=0.9)
-    return figure
-
-
-LABEL_FONT_SIZE = 9
-_LABEL_HEIGHTS = (0.35, 0.65, 0.95)  # where value labels sit above the number line (which is at 0)
-_LABEL_PADDING_POINTS = 3  # space kept free on each side of a label, where there is room for it
-
-
-def _label_widths(ax, labels) -> tuple[list[float], float]:
-    """Each label's width and the padding beside it, as fractions of the axes' width (from the font's shapes)."""
-    from matplotlib.textpath import TextPath
-
-    axes_points = ax.get_position().width * ax.figure.get_figwidth() * 72
-    widths = [TextPath((0, 0), label, size=LABEL_FONT_SIZE).get_extents().width / axes_points for label in labels]
-    return widths, _LABEL_PADDING_POINTS / axes_points
-
-
-def _label_places(values, widths, padding, lines, limits, most_tries: int = 20_000):
-    """A height and an alignment (centred over its value, or starting or ending at it) for each value's
-    label, such that no label crosses a vertical line in ``lines``, another label, or another value's
-    leader line, and every label stays inside ``limits``. Widths and padding are in data units.
-    None when no such places are found."""
-    order = np.argsort(values, kind="stable")
-    choices = [(height, align) for align in ("center", "left", "right") for height in _LABEL_HEIGHTS]
-    placed: dict[int, tuple[float, str, float, float]] = {}  # value index: height, alignment, left, right
-    tries = 0
-
-    def extent(i, align) -> tuple[float, float]:
-        start = {"center": values[i] - widths[i] / 2, "left": values[i], "right": values[i] - widths[i]}[align]
-        return start - padding, start + widths[i] + padding
-
-    def free(i, height, left, right) -> bool:
-        if left < limits[0] or right > limits[1] or any(left < line < right for line in lines):
-            return False
-        for j, (other_height, _, other_left, other_right) in placed.items():
-            if other_height == height and left < other_right and other_left < right:
-                return False  # the two labels would overlap
-            if other_height < height and other_left < values[i] < other_right:
-                return False  # this value's leader line would cross the lower label
-            if other_height > height and left < values[j] < right:
-                return False  # the other value's leader line would cross this label
-        return True
-
-    def place(k) -> bool:  # labels from left to right, undoing a choice that leaves no room for the rest
-        nonlocal tries
-        if k == len(order):
-            return True
-        i = order[k]
-        for height, align in choices:
-            tries += 1
-            left, right = extent(i, align)
-            if tries <= most_tries and free(i, height, left, right):
-                placed[i] = (height, align, left, right)
-                if place(k + 1):
-                    return True
-                del placed[i]
-        return False
-
-    return [placed[i][:2] for i in range(len(values))] if place(0) else None
-
-
-def _staggered_label_places(values) -> list[tuple[float, str]]:
-    """Labels centred over their values, neighbours on different heights (when nothing better fits)."""
-    order = np.argsort(values, kind="stable")
-    heights = np.empty(len(values))
-    heights[order] = [_LABEL_HEIGHTS[k % len(_LABEL_HEIGHTS)] for k in range(len(values))]
-    return [(height, "center") for height in heights]
-
-
-def number_line_text(record) -> str:
-    """The numbers of :func:`number_line` as text."""
-    mean, std = record.mean, record.std
-    return "\n".join([
-        f"values x:       {format_row(record.input)}",
-        f"mean μ:         {format_number(mean)}",
-        f"std √(σ² + ε):  {format_number(std)}   (eps = {format_eps(record.eps)})",
-        f"mean ± 1 std:   {format_number(mean - std)} to {format_number(mean + std)}",
-    ])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import io
 
 import ipywidgets as widgets
 import numpy as np
@@ -280,25 +279,12 @@ class RowEditor(NumbersBox):
                           *_message_lines(self._problems)])
 
 
-class _NumberLinePicture:
-    """The number line of a record as PNG bytes, redrawn on one reused Figure (outside pyplot, so
-    nothing piles up and nothing is shown twice). Reusing the Figure keeps a redraw under 100 ms."""
+def _NumberLinePicture():
+    """The number line the row editor redraws on every edit (matplotlib is imported only when a plot is
+    asked for): one Figure whose unchanging parts are drawn once, see helpers.number_line."""
+    from helpers.number_line import NumberLinePicture
 
-    def __init__(self):
-        from matplotlib.figure import Figure
-
-        self.figure = Figure(figsize=(7.5, 2.6), dpi=80)
-
-    def png(self, record) -> bytes:
-        from helpers.plots import number_line
-
-        self.figure.clear()  # this also resets the margins, so set them each time
-        self.figure.subplots_adjust(left=0.06, right=0.98, bottom=0.24, top=0.88)
-        number_line(record, ax=self.figure.add_subplot())
-        buffer = io.BytesIO()
-        # light compression: a little larger, much faster to encode
-        self.figure.savefig(buffer, format="png", metadata={"Software": None}, pil_kwargs={"compress_level": 1})
-        return buffer.getvalue()
+    return NumberLinePicture()
 
 
 def _check_upto(upto) -> str | None:
