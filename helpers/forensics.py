@@ -279,6 +279,19 @@ def _torch_difference(base, out, probes, raw) -> float:
     return worst
 
 
+def departures(f) -> str:
+    """The ways a fingerprint departs from PyTorch's LayerNorm, in a few words each."""
+    if f.problem:
+        return "could not be measured"
+    words = [("axis", f.axis not in ("rows", None)), ("no mean", f.centres is False),
+             ("÷ (n − 1)", f.variance == "unbiased"), ("ε + std", f.eps_placement == "added to std"),
+             ("no ε", f.eps_placement == "none"),
+             ("ε value", f.eps_placement in ("inside sqrt", "added to std") and f.eps is not None
+              and not math.isclose(f.eps, TORCH_EPS, rel_tol=1e-3)),
+             ("one pass", bool(f.one_pass)), ("one γ", f.gamma == "scalar")]
+    return ", ".join(word for word, applies in words if applies) or "nothing"
+
+
 def differences_from_torch(centres, variance, placement, eps, axis, one_pass, gamma_kind, matches,
                            affine_undone=False, difference=None) -> list[str]:
     """One plain sentence per way this LayerNorm departs from PyTorch's."""

@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from helpers.display import format_eps_range, format_number, pad, text_width
+from helpers.forensics import departures
 
 NOISE = 1e-9  # below this, a measured change is rounding noise
 _CSS = ("border-collapse:collapse;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;"
@@ -49,11 +50,15 @@ def _text_table(title: str, header, rows, notes=()) -> str:
     return "\n".join(lines + [f"  {note}" for note in notes])
 
 
-def _html_table(title: str, header, rows, notes=(), flagged=(), css_class="layernorm-forensics") -> str:
-    head = "".join(f'<th style="{_CELL}">{html.escape(h)}</th>' for h in header)
+def _html_table(title: str, header, rows, notes=(), flagged=(), css_class="layernorm-forensics", wrap=()) -> str:
+    """An HTML table; only the columns in ``wrap`` may break their lines (the others stay on one line)."""
+    def style(k):
+        return _CELL if k in wrap else _CELL + ";white-space:nowrap"
+
+    head = "".join(f'<th style="{style(k)}">{html.escape(h)}</th>' for k, h in enumerate(header))
     body = "".join(
         f'<tr style="{_FLAG if i in flagged else ""}">'
-        + "".join(f'<td style="{_CELL}">{html.escape(cell)}</td>' for cell in row) + "</tr>"
+        + "".join(f'<td style="{style(k)}">{html.escape(cell)}</td>' for k, cell in enumerate(row)) + "</tr>"
         for i, row in enumerate(rows))
     notes_html = "".join(f"<div>{html.escape(note)}</div>" for note in notes)
     return (f'<div class="{css_class}" style="overflow-x:auto"><div style="font-weight:600;margin:4px 0">'
@@ -74,8 +79,8 @@ def _fingerprint_rows(f) -> list[tuple[str, str, str]]:
     m = f.measured
     rows = [("axis", {"rows": "rows: each token's features", "columns": "columns: each feature's tokens",
                       "neither": "neither rows nor columns"}[f.axis],
-             (f"editing token 1 moved output rows {_listing(m.rows_changed)}; editing feature 1 moved "
-              f"output columns {_listing(m.columns_changed)}"))]
+             (f"editing token 1 moved output rows: {_listing(m.rows_changed)}; editing feature 1 moved "
+              f"output columns: {_listing(m.columns_changed)}"))]
     if f.axis == "neither":
         return rows
     rows.append(("subtracts the mean", _yes(f.centres),
@@ -138,7 +143,8 @@ def fingerprint_html(f) -> str:
     if f.problem:
         return (f'<div class="layernorm-forensics" style="{_FLAG};padding:4px">'
                 f"<b>{html.escape(_fingerprint_title(f))}</b>: could not be measured. {html.escape(f.problem)}</div>")
-    return _html_table(_fingerprint_title(f), _FINGERPRINT_HEADER, _fingerprint_rows(f), _fingerprint_notes(f))
+    return _html_table(_fingerprint_title(f), _FINGERPRINT_HEADER, _fingerprint_rows(f), _fingerprint_notes(f),
+                       wrap={2})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -164,7 +170,8 @@ class _Range:  # what format_eps_range reads
 def _table_notes(t) -> list[str]:
     best = t.explained_by
     if best:
-        notes = [f"✓ Explained to {t.places} places by: {best[0].convention.name}, statistics over the {best[0].axis}."]
+        notes = [f"✓ Explained to {t.places} places, with one ε for every line, by: "
+                 + "; ".join(f"{e.convention.name}, statistics over the {e.axis}" for e in best) + "."]
     else:
         notes = [f"✗ No single convention and ε explains every row to {t.places} places."]
     if t.unexplained_rows:
@@ -183,7 +190,7 @@ def table_fingerprint_text(t) -> str:
 def table_fingerprint_html(t) -> str:
     title = f"Which LayerNorm prints this table? ({t.places} places; γ = 1, β = 0)"
     flagged = {i for i, e in enumerate(t.explanations) if not e.explains_all}
-    return _html_table(title, _TABLE_HEADER, _table_rows(t), _table_notes(t), flagged)
+    return _html_table(title, _TABLE_HEADER, _table_rows(t), _table_notes(t), flagged, wrap={3, 5})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -192,18 +199,6 @@ def table_fingerprint_html(t) -> str:
 _GALLERY_HEADER = ("implementation", "mean?", "variance", "ε placement", "ε", "axis", "one pass?", "= PyTorch?",
                    "departs from PyTorch in", "largest change", "on x + 100, float32")
 
-
-def departures(f) -> str:
-    """The ways a fingerprint departs from PyTorch's LayerNorm, in a few words each."""
-    if f.problem:
-        return "could not be measured"
-    words = [("axis", f.axis not in ("rows", None)), ("no mean", f.centres is False),
-             ("÷ (n − 1)", f.variance == "unbiased"), ("ε + std", f.eps_placement == "added to std"),
-             ("no ε", f.eps_placement == "none"),
-             ("ε value", f.eps_placement in ("inside sqrt", "added to std") and f.eps is not None
-              and not math.isclose(f.eps, 1e-5, rel_tol=1e-3)),
-             ("one pass", bool(f.one_pass)), ("one γ", f.gamma == "scalar")]
-    return ", ".join(word for word, applies in words if applies) or "nothing"
 
 
 def _gallery_rows(g) -> list[tuple[str, ...]]:
@@ -244,7 +239,7 @@ def gallery_text(g) -> str:
 
 def gallery_html(g) -> str:
     flagged = {i for i, r in enumerate(g.results) if not r.fingerprint.matches_torch}
-    return _html_table(_gallery_title(g), _GALLERY_HEADER, _gallery_rows(g), _GALLERY_NOTES, flagged)
+    return _html_table(_gallery_title(g), _GALLERY_HEADER, _gallery_rows(g), _GALLERY_NOTES, flagged, wrap={8})
 
 
 # ---------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from helpers.forensics import Fingerprint, fingerprint, torch_layer_norm
+from helpers.forensics import Fingerprint, departures, fingerprint, torch_layer_norm
 from helpers.forensics_call import Caller, CallProblem
 from helpers.published_check import (
     CONVENTIONS,
@@ -198,3 +198,26 @@ def _run(fn, truth, *inputs):
             largest = np.abs(y - truth).max(axis=1)
         differences.append(np.where(np.isnan(largest), math.inf, largest))
     return output, *differences
+
+
+# The check-yourself question of notebook 13: each option, and the departure (helpers.forensics.departures) it names.
+MYSTERY_OPTIONS = {
+    "it divides the variance by n − 1": "÷ (n − 1)",
+    "it adds ε to the standard deviation": "ε + std",
+    "it adds no ε at all": "no ε",
+    "it computes the variance in one pass": "one pass",
+    "it normalises the wrong axis": "axis",
+}
+
+
+def mystery_question(fn) -> dict:
+    """Keyword arguments for ``helpers.widgets.multiple_choice``: which convention does ``fn`` break?
+    The answer is whatever :func:`fingerprint` finds, never written down. Introduced in notebook 13."""
+    found = departures(fingerprint(fn))
+    answers = [option for option, words in MYSTERY_OPTIONS.items() if words == found]
+    if len(answers) != 1:
+        raise ValueError(f"The mystery should break exactly one of the listed conventions; it departs in: {found}.")
+    return dict(question="Fingerprint mystery in a new cell (fingerprint(mystery)). How does it differ from PyTorch's LayerNorm?",
+                options=list(MYSTERY_OPTIONS), answer=answers[0],
+                explanation="Its fingerprint lists exactly this difference, and a row of equal values gives NaN or an error.",
+                hint="Run fingerprint(mystery) and read the line 'Differences from PyTorch's LayerNorm'.")

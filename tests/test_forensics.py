@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import helpers
-from helpers.forensics import Fingerprint, fingerprint
-from helpers.forensics_display import departures, orientations
+from helpers.forensics import Fingerprint, departures, fingerprint
+from helpers.forensics_display import orientations
 from helpers.forensics_gallery import gallery
 from helpers.forensics_table import compare_gallery, fingerprint_table, printed_places
 from helpers.published_check import check_published_output
@@ -280,3 +280,25 @@ def test_printed_places_and_bad_tables():
         fingerprint_table(np.ones((2, 3)), np.ones((3, 2)))
     with pytest.raises(ValueError, match="NaN"):
         fingerprint_table([[1.0, 2.0], [3.0, 5.0]], [[np.nan, 1.0], [1.0, -1.0]])
+
+
+def test_notebook_13s_typed_table_is_the_annotated_transformers():
+    """Notebook 13's prose: both ÷ (n − 1) conventions explain it (ε down to 0); both ÷ n fit each row, not with one ε."""
+    from helpers.forensics_gallery import annotated_transformer
+
+    x = helpers.load_residual()
+    found = fingerprint_table(x, np.round(annotated_transformer(x), 3))
+    assert {(e.axis, e.convention.unbiased) for e in found.explained_by} == {("rows", True)}
+    assert len(found.explained_by) == 2 and all(e.eps_low == 0.0 for e in found.explained_by)
+    biased = [e for e in found.explanations if e.axis == "rows" and not e.convention.unbiased]
+    assert all(len(e.rows) == 5 and e.eps_low is None for e in biased)
+
+
+def test_the_check_yourself_answer_comes_from_the_fingerprint():
+    from helpers.forensics_gallery import annotated_transformer, mystery
+    from helpers.forensics_table import mystery_question
+
+    question = mystery_question(mystery)
+    assert question["answer"] == "it adds no ε at all" and question["answer"] in question["options"]
+    with pytest.raises(ValueError, match="exactly one"):
+        mystery_question(annotated_transformer)  # departs in three ways
