@@ -66,6 +66,8 @@ NOTEBOOKS = (
              "Derive LayerNorm's gradient, check it against autograd, and see what its Jacobian ignores."),
     Notebook("12_speed.ipynb", "Speed",
              "Time LayerNorm honestly, in cache and from memory, and see which ceiling limits it."),
+    Notebook("13_is_this_layernorm.ipynb", "Is this LayerNorm?",
+             "Fingerprint any LayerNorm, code or printed table: its variance, ε, axis and formula, found by probing."),
 )
 
 CONTENTS = NOTEBOOKS[0]
