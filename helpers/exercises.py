@@ -143,15 +143,22 @@ def run_call(fn, args, time_limit: float = TIME_LIMIT) -> Outcome:
     def target():
         try:
             box["value"] = fn(*copies)
+        except _Stopped:
+            box["stopped"] = True
         except BaseException as error:  # noqa: BLE001 — the learner's code may raise anything
             box["error"] = error
 
     thread = threading.Thread(target=target, daemon=True, name="helpers.exercises check")
     thread.start()
     thread.join(time_limit)
-    if thread.is_alive():
+    if thread.is_alive() and not _stop(thread):
         return Outcome(problem=f"Your function did not finish within {time_limit:g} seconds: look for a loop "
-                               "that never ends (a `while` whose condition never becomes false).", key="timeout")
+                               "that never ends (a `while` whose condition never becomes false). It is still "
+                               "running in the background: restart the kernel once you have fixed it.", key="timeout")
+    if box.get("stopped"):
+        return Outcome(problem=f"Your function did not finish within {time_limit:g} seconds, so the check stopped "
+                               "it: look for a loop that never ends (a `while` whose condition never becomes false).",
+                       key="timeout")
     if "error" in box:
         error = box["error"]
         if isinstance(error, NotImplementedError):
@@ -161,6 +168,22 @@ def run_call(fn, args, time_limit: float = TIME_LIMIT) -> Outcome:
                        value=error)
     mutated = any(isinstance(a, np.ndarray) and not np.array_equal(a, c, equal_nan=True) for a, c in zip(args, copies))
     return Outcome(value=box.get("value"), mutated=mutated)
+
+
+class _Stopped(Exception):
+    """Raised inside the learner's thread to stop a function that ran past the time limit."""
+
+
+def _stop(thread: threading.Thread, wait: float = 0.5) -> bool:
+    """Stop a thread stuck in Python code (an endless loop) by raising _Stopped inside it; True if it ended.
+    Code stuck inside one long numpy call cannot be interrupted this way."""
+    import ctypes
+
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(_Stopped))
+    thread.join(wait)
+    if thread.is_alive():
+        return False
+    return True
 
 
 def _as_result(step: str, case: Case, value):

@@ -220,3 +220,34 @@ def test_a_module_stub_and_a_non_module_do_not_crash():
 
     assert check("module", Stub).mistake == "not-written"
     assert check("module", np.mean).mistake == "not-a-module"
+
+
+def test_an_endless_loop_is_stopped_not_left_running(monkeypatch):
+    import threading
+
+    import helpers.exercises
+
+    monkeypatch.setattr(helpers.exercises.run_call, "__defaults__", (0.2,))
+    before = threading.active_count()
+    result = check("mean", _endless)
+    assert result.mistake == "timeout" and "stopped it" in result.diagnosis, result
+    assert threading.active_count() == before  # the loop's thread has ended: the kernel is free again
+
+
+NOTEBOOK_STEPS = {"02_mean": "mean", "03_variance": "variance", "04_epsilon_and_std": "std",
+                  "05_normalise": "normalise", "06_gamma_and_beta": "scale_shift", "07_whole_matrix": "layer_norm",
+                  "08_pytorch": "module"}
+
+
+@pytest.mark.parametrize("name", sorted(NOTEBOOK_STEPS))
+def test_each_lesson_notebook_stores_a_stub_and_its_not_written_verdict(name):
+    import nbformat
+
+    nb = nbformat.read(Path(__file__).resolve().parent.parent / "notebooks" / f"{name}.ipynb", as_version=4)
+    step = NOTEBOOK_STEPS[name]
+    checks = [cell for cell in nb.cells if cell.cell_type == "code" and f'exercises.check("{step}"' in cell.source]
+    assert len(checks) == 1, f"{name}: expected one check cell for {step!r}"
+    stored = "".join(output.get("data", {}).get("text/plain", "") for output in checks[0].outputs)
+    assert "Not written yet" in stored, f"{name}: the stored check should say 'Not written yet', got {stored!r}"
+    stubs = [cell for cell in nb.cells if cell.cell_type == "code" and "raise NotImplementedError" in cell.source]
+    assert stubs, f"{name}: the exercise's stub is missing (a solution must never be stored in a student notebook)"
