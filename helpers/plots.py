@@ -99,10 +99,18 @@ def _draw_before_after(ax, before, after, title: str) -> None:
 
 
 def _spread(values) -> tuple[str, str]:
-    """Mean and standard deviation of ``values``, formatted: the biased one (divide by n, as LayerNorm
-    does; np.std's default), with no eps, since it describes the values, not a LayerNorm step."""
+    """Mean and standard deviation σ of ``values``, formatted: the biased one (divide by n, as LayerNorm
+    does; np.std's default), with no eps, since it describes the values, not a LayerNorm step. Titles call
+    it σ and never "std", which the series keeps for √(σ² + ε), the number LayerNorm divides by."""
     values = np.asarray(values, dtype=np.float64)
     return format_number(float(np.mean(values))), format_number(float(np.std(values)))
+
+
+def _divided_by(data) -> str:
+    """For a record: what LayerNorm divided by, √(σ² + ε), named apart from σ."""
+    if hasattr(data, "output") and hasattr(data, "input"):
+        return f"; LayerNorm divided by √(σ² + ε) = {format_number(data.std)}"
+    return ""
 
 
 def before_after(data, y=None, ax=None, eps: float = DEFAULT_EPS):
@@ -131,14 +139,16 @@ def before_after(data, y=None, ax=None, eps: float = DEFAULT_EPS):
     top = max(float(np.max(np.abs(before))), float(np.max(np.abs(after))), 1e-12)
     for i, panel in zip(range(rows), axes.flat):
         (mean_before, std_before), (mean_after, std_after) = _spread(before[i]), _spread(after[i])
-        spread = f"mean {mean_before} → {mean_after}, std {std_before} → {std_after}"
+        spread = f"mean {mean_before} → {mean_after}, σ (no ε) {std_before} → {std_after}"
+        if rows == 1 and _divided_by(data):
+            spread += "\n" + _divided_by(data).removeprefix("; ")
         _draw_before_after(panel, before[i], after[i], spread if rows == 1 else f"row {i + 1}\n{spread}")
         if rows > 1:
             panel.title.set_fontsize(10)
         panel.set_ylim(-1.3 * top, 1.3 * top)
     axes.flat[0].legend(loc="upper right", fontsize=8)
     if rows > 1 or ax is None:
-        figure.suptitle("Before and after LayerNorm, feature by feature")
+        figure.suptitle("Before and after LayerNorm, feature by feature" + (" (σ: spread without ε)" if rows > 1 else ""))
     return figure
 
 
@@ -152,7 +162,9 @@ def before_after_text(data, y=None, eps: float = DEFAULT_EPS) -> str:
         rows = [("feature", "before x", "after y")]
         rows += list(zip(features, format_values(before[i]), format_values(after[i])))
         widths = [max(text_width(row[k]) for row in rows) for k in range(3)]
-        heading = [] if before.shape[0] == 1 else [f"row {i + 1}"]
+        (mean_before, std_before), (mean_after, std_after) = _spread(before[i]), _spread(after[i])
+        heading = ([] if before.shape[0] == 1 else [f"row {i + 1}"]) + [
+            f"mean {mean_before} → {mean_after}, σ (spread without ε) {std_before} → {std_after}{_divided_by(data)}"]
         blocks.append("\n".join(heading + [f"{pad(a, widths[0])}  {b.rjust(widths[1])}  {c.rjust(widths[2])}"
                                             for a, b, c in rows]))
     return "\n\n".join(blocks)
@@ -176,13 +188,14 @@ def matrix_heatmaps(x, y=None, titles=("input X", "LayerNorm(X)"), eps: float = 
     width = min(14.0, 2.5 + 2 * 0.9 * columns)
     figure, axes = plt.subplots(1, 2, figsize=(width, 1.2 + 0.55 * rows), layout="constrained")
     for ax, values, title in zip(axes, (x, y), titles):
+        places = places_in(values, most=3)  # a table published to 2 places shows 1.40, not 1.400
         limit = float(np.max(np.abs(values))) or 1.0
         image = ax.imshow(values, cmap=HEATMAP_COLOURS, vmin=-limit, vmax=limit, aspect="auto")
         figure.colorbar(image, ax=ax, shrink=0.9, label="value")
         if values.size <= 12 * 12:
             for (i, j), value in np.ndenumerate(values):
                 dark = abs(value) > 0.6 * limit
-                ax.text(j, i, format_number(value, 3), ha="center", va="center", fontsize=9,
+                ax.text(j, i, format_number(value, places), ha="center", va="center", fontsize=9,
                         color="white" if dark else "black")
         ax.set_xticks(range(values.shape[1]), [f"f{j + 1}" for j in range(values.shape[1])])
         ax.set_yticks(range(values.shape[0]), [f"row {i + 1}" for i in range(values.shape[0])])
@@ -196,7 +209,19 @@ def matrix_heatmaps_text(x, y=None, titles=("input X", "LayerNorm(X)"), eps: flo
     """The numbers of :func:`matrix_heatmaps` as two aligned tables side by side."""
     x = np.atleast_2d(np.asarray(x, dtype=np.float64))
     y = layer_norm(x, eps=eps) if y is None else np.atleast_2d(np.asarray(y, dtype=np.float64))
-    return side_by_side(show_matrix(x, title=titles[0]), show_matrix(y, title=titles[1]))
+    return side_by_side(show_matrix(x, title=titles[0], places=places_in(x)),
+                        show_matrix(y, title=titles[1], places=places_in(y)))
+
+
+def places_in(values, most: int = 4) -> int:
+    """The decimal places ``values`` were given with (at most ``most``, at least 1): 2 for a table
+    published as 1.40, -1.52, …, so that a picture never adds digits the data does not have."""
+    values = np.asarray(values, dtype=np.float64)
+    for places in range(1, most):
+        scaled = values * 10.0**places
+        if np.all(np.abs(scaled - np.round(scaled)) <= 1e-6 * np.maximum(1.0, np.abs(scaled))):
+            return places
+    return most
 
 
 # ---------------------------------------------------------------------------------------------

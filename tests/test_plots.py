@@ -146,6 +146,18 @@ def test_before_after_bars_are_the_input_and_the_output():
     assert all(f"{v:.4f}" in text for v in numpy_layer_norm(X[0]))
 
 
+def test_before_after_names_sigma_and_the_root_with_eps_apart():
+    """Issue 10: the title must not call σ (no ε) "std" while the text uses √(σ² + ε) (row 5: 0.0585 vs 0.0586)."""
+    record = helpers.layer_norm_steps(X[4])
+    figure = plots.before_after(record)
+    title = figure.axes[0].get_title()
+    sigma, root = float(np.std(X[4])), math.sqrt(float(np.var(X[4])) + EPS)
+    assert f"{sigma:.4f}" != f"{root:.4f}"  # the two really differ at the places shown
+    assert "std" not in title and f"σ (no ε) {sigma:.4f}" in title and f"√(σ² + ε) = {root:.4f}" in title
+    text = plots.before_after_text(record)
+    assert f"σ (spread without ε) {sigma:.4f}" in text and f"√(σ² + ε) = {root:.4f}" in text
+
+
 def test_before_after_of_the_matrix_has_one_panel_per_row():
     figure = plots.before_after(X, numpy_layer_norm(X))
     panels = [ax for ax in figure.axes if ax.get_visible()]
@@ -250,3 +262,40 @@ def test_plot_functions_never_call_matplotlib_use():
     import inspect
 
     assert "matplotlib.use" not in inspect.getsource(plots)
+
+
+def test_heatmap_of_a_two_place_table_shows_two_places():
+    """Issue 10: the published table has 2 places; its heatmap and text twin must not print 1.400."""
+    from conftest import PUBLISHED_OUTPUT
+
+    figure = plots.matrix_heatmaps(numpy_layer_norm(X), PUBLISHED_OUTPUT)
+    true_panel, published_panel = [ax for ax in figure.axes if ax.images]
+    assert sorted(t.get_text() for t in published_panel.texts) == sorted(f"{v:.2f}" for v in PUBLISHED_OUTPUT.flat)
+    assert sorted(t.get_text() for t in true_panel.texts) == sorted(f"{v:.3f}" for v in numpy_layer_norm(X).flat)
+    text = plots.matrix_heatmaps_text(numpy_layer_norm(X), PUBLISHED_OUTPUT)
+    assert "1.40" in text and "1.400" not in text and "-1.52 " in text.replace("\n", " ") + " "
+    assert plots.places_in([1.5, 2.25]) == 2 and plots.places_in([1 / 3]) == 4 and plots.places_in([2.0]) == 1
+
+
+def test_number_line_has_a_sentence_for_a_screen_reader():
+    record = helpers.layer_norm_steps(X[4])
+    mean, root = float(np.mean(X[4])), math.sqrt(float(np.var(X[4])) + EPS)
+    sentence = plots.number_line_alt(record)
+    assert f"mean μ {mean:.4f}" in sentence and f"√(σ² + ε) = {root:.4f}" in sentence
+    assert f"from {mean - root:.4f} to {mean + root:.4f}" in sentence
+    inside = int(np.sum(np.abs(X[4] - mean) <= root))
+    assert f"holding {inside} of 3 values" in sentence
+    long = helpers.layer_norm_steps(np.linspace(-1, 2, 768))
+    assert "768 values from -1.0000 to 2.0000" in plots.number_line_alt(long)
+
+
+def test_number_line_picture_redrawn_after_many_edits_equals_a_fresh_one():
+    """The picture keeps a drawn background and moves artists: no pixel of an earlier row may stay behind."""
+    from helpers.number_line import NumberLinePicture
+
+    picture = NumberLinePicture()
+    for row in [*X, np.random.default_rng(2).normal(size=768), X[2] * 100]:
+        picture.png(helpers.layer_norm_steps(row))
+    last = helpers.layer_norm_steps(X[0], eps=1e-3)
+    assert picture.png(last) == NumberLinePicture().png(last)
+    assert picture.png(last)[:8] == b"\x89PNG\r\n\x1a\n"
