@@ -82,14 +82,14 @@ def _check_module(module) -> CheckResult:
             if not _close(result, case.expected, case):
                 if _close(result, np.ones_like(result), case):
                     scale = [m for m in mistakes("scale_shift") if m.key == "gamma-beta-swapped"][0]
-                    return fail(f"It looks like {scale.name}: with γ = 1 and β = 0 every output is 1. {scale.advice}",
+                    return fail(f"Looks like a known mistake: {scale.name} (with γ = 1 and β = 0 every output is 1). {scale.advice}",
                                 scale.key, case.label, _text(case.expected[0]), _text(result[0]))
                 mistake = _match_mistake("layer_norm", [(case, result)])
                 if mistake is not None and mistake.key not in ("wrong-axis", "no-axis", "lost-keepdims"):
-                    return fail(f"It looks like {mistake.name}. {mistake.advice}", mistake.key, case.label,
+                    return fail(f"Looks like a known mistake: {mistake.name}. {mistake.advice}", mistake.key, case.label,
                                 _text(case.expected[0]), _text(result[0]))
                 if mistake is not None:
-                    return fail(f"It looks like {mistake.name}: use dim=-1 and keepdim=True.", mistake.key,
+                    return fail(f"Looks like a known mistake: {mistake.name}. Use dim=-1 and keepdim=True.", mistake.key,
                                 case.label, _text(case.expected[0]), _text(result[0]))
                 return fail("Its output differs from LayerNorm (with γ = 1, β = 0 as a new layer starts).",
                             None, case.label, _text(case.expected[0]), _text(result[0]))
@@ -152,7 +152,7 @@ def _gamma_beta_and_gradients(layer, n, rng):
     case = Case("a 4-row batch with γ and β set", (x, DEFAULT_EPS), g * x_hat + b)
     if not _close(got, case.expected, case):
         scale = [m for m in mistakes("scale_shift") if m.key == "gamma-beta-swapped"][0]
-        key, words = (scale.key, f"It looks like {scale.name}. {scale.advice}") if _close(
+        key, words = (scale.key, f"Looks like a known mistake: {scale.name}. {scale.advice}") if _close(
             got, b * x_hat + g, case) else ("gamma-beta", "With γ and β set, its output is not γ · x̂ + β.")
         return (words, key, case.label, _text(case.expected[0]), _text(got[0]))
     if not out.requires_grad or out.grad_fn is None:

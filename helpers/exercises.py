@@ -111,7 +111,7 @@ def check(step: str, fn) -> CheckResult:
     case, value = wrong[0]
     mistake = _match_mistake(name, outcomes)
     if mistake is not None:
-        return _failure(name, case, f"It looks like {mistake.name}. {mistake.advice}", got=value, mistake=mistake.key)
+        return _failure(name, case, f"Looks like a known mistake: {mistake.name}. {mistake.advice}", got=value, mistake=mistake.key)
     if misshapen is not None:
         return _failure(name, misshapen[0], misshapen[1], got=misshapen[2], mistake="wrong-length")
     if raised is not None:
