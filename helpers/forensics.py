@@ -38,6 +38,7 @@ from helpers.layernorm import DEFAULT_EPS
 
 TORCH_EPS = DEFAULT_EPS  # torch.nn.functional.layer_norm's default
 DEFAULT_FEATURES = 4  # width of the probes when fn does not say how many features it takes
+LESSON_FEATURES = 3  # tried next: code written for the lesson's 5 × 3 matrix
 TIME_LIMIT = 5.0  # seconds for every call of one fingerprint together
 MATCH_TOLERANCE = 1e-9  # relative: "equals F.layer_norm to float64 precision" (float64 rounding is ~1e-16)
 LADDER = tuple(10.0**-j for j in range(17))  # scales of the tiny-variance rows: variance ~1 down to ~1e-32
@@ -107,19 +108,32 @@ def base_matrix(n: int) -> np.ndarray:
     return np.round(np.random.default_rng(13).uniform(-2, 2, size=(n + 3, n)), 3)
 
 
-def fingerprint(fn, name: str | None = None, features: int | None = None, time_limit: float | None = TIME_LIMIT) -> Fingerprint:
+def fingerprint(
+    fn, name: str | None = None, features: int | None = None, time_limit: float | None = TIME_LIMIT
+) -> Fingerprint:
     """Probe ``fn`` (rows = tokens, columns = features; numpy or torch) and say which LayerNorm it computes.
 
     ``features``: the width of the probes (default: what ``fn`` says, e.g. ``normalized_shape``,
-    else 4). Never raises because of ``fn``: a problem becomes ``Fingerprint.problem``, one sentence.
-    Introduced in notebook 13.
+    else 4, and 3, the lesson's width, if ``fn`` fails on 4). Never raises because of ``fn``: a
+    problem becomes ``Fingerprint.problem``, one sentence. Introduced in notebook 13.
     """
     label = name or getattr(fn, "__name__", None) or type(fn).__name__
+    widths = [features or feature_count(fn) or DEFAULT_FEATURES]
+    if features is None and feature_count(fn) is None:
+        widths.append(LESSON_FEATURES)  # code written for the lesson's matrix only
     try:
         call = Caller(fn, time_limit)
-        return _fingerprint(call, fn, label, features or feature_count(fn) or DEFAULT_FEATURES)
     except CallProblem as problem:
         return broken(label, str(problem))
+    first = None
+    for n in widths:
+        try:
+            return _fingerprint(call, fn, label, n)
+        except CallProblem as problem:
+            first = first or str(problem)
+            if "did not finish" in str(problem):
+                break
+    return broken(label, first)
 
 
 def broken(name: str, problem: str) -> Fingerprint:
@@ -131,15 +145,30 @@ def _fingerprint(call: Caller, fn, name: str, n: int) -> Fingerprint:
     base = base_matrix(n)
     out = call(base)
     if not np.all(np.isfinite(out)):
-        raise CallProblem(f"It returned NaN or infinity for an ordinary {base.shape[0]} × {n} matrix of "
-                          "numbers between −2 and 2.")
+        raise CallProblem(
+            f"It returned NaN or infinity for an ordinary {base.shape[0]} × {n} matrix of numbers between −2 and 2."
+        )
     rows, columns = _axis(call, base, out)
     axis = "rows" if rows == (1,) else "columns" if columns == (1,) else "neither"
     gamma_kind, gamma, beta = _affine(fn, n)
     if axis == "neither":
-        measured = Measurements(n, rows, columns, gamma_kind=gamma_kind, output_dtypes=tuple(sorted(call.output_dtypes)))
-        return Fingerprint(name, None, None, None, None, axis, None, False, differences_from_torch(
-            None, None, None, None, axis, None, gamma_kind, False), gamma_kind, None, measured)
+        measured = Measurements(
+            n, rows, columns, gamma_kind=gamma_kind, output_dtypes=tuple(sorted(call.output_dtypes))
+        )
+        return Fingerprint(
+            name,
+            None,
+            None,
+            None,
+            None,
+            axis,
+            None,
+            False,
+            differences_from_torch(None, None, None, None, axis, None, gamma_kind, False),
+            gamma_kind,
+            None,
+            measured,
+        )
 
     def along(x):  # fn seen as a row-wise function, with any γ and β divided out
         y = call(x) if axis == "rows" else call(x.T.copy()).T
@@ -150,29 +179,53 @@ def _fingerprint(call: Caller, fn, name: str, n: int) -> Fingerprint:
     raw = call(probes) if axis == "rows" else None
     y = along(probes)
     if not np.all(np.isfinite(y[:3])):
-        raise CallProblem("It returned NaN or infinity for a plain row such as "
-                          f"{', '.join(f'{v:g}' for v in d)}.")
+        raise CallProblem(f"It returned NaN or infinity for a plain row such as {', '.join(f'{v:g}' for v in d)}.")
     centres = bool(np.max(np.abs(y[1] - y[0])) <= 1e-6 * max(1.0, float(np.max(np.abs(y[0])))))
     scales = y @ d / (d @ d) / np.array([1.0, 1.0, BIG_SCALE, *LADDER])  # output = input × scale
     divisor = float((BIG_SCALE**2) * (d @ d) * scales[2] ** 2)
     variance, k = _divisor(divisor, n)
-    placement, eps, informative, spreads = _eps(scales[3:], k, d) if variance != "unclear" else ("unclear", None, 0, (None, None))
-    one_pass, offset_change = (_one_pass(along, d, y[0]) if centres else (False, {}))
+    placement, eps, informative, spreads = (
+        _eps(scales[3:], k, d) if variance != "unclear" else ("unclear", None, 0, (None, None))
+    )
+    one_pass, offset_change = _one_pass(along, d, y[0]) if centres else (False, {})
     difference = _torch_difference(base, out, probes, raw)
     matches = difference <= MATCH_TOLERANCE and not one_pass  # one pass fails F.layer_norm far from 0
     measured = Measurements(
-        features=n, rows_changed=rows, columns_changed=columns, centring_change=float(np.max(np.abs(y[1] - y[0]))),
-        divisor=divisor, eps_rows=informative, spread_inside=spreads[0], spread_added=spreads[1],
-        offset_change=offset_change, constant_row=_constant_row(along, n), gamma_kind=gamma_kind,
-        affine_undone=gamma is not None, torch_difference=difference, output_dtypes=tuple(sorted(call.output_dtypes)))
-    differences = differences_from_torch(centres, variance, placement, eps, axis, one_pass, gamma_kind, matches,
-                                         affine_undone=gamma is not None, difference=difference)
-    return Fingerprint(name, centres, variance, placement, eps, axis, one_pass, matches, differences, gamma_kind,
-                       None, measured)
+        features=n,
+        rows_changed=rows,
+        columns_changed=columns,
+        centring_change=float(np.max(np.abs(y[1] - y[0]))),
+        divisor=divisor,
+        eps_rows=informative,
+        spread_inside=spreads[0],
+        spread_added=spreads[1],
+        offset_change=offset_change,
+        constant_row=_constant_row(along, n),
+        gamma_kind=gamma_kind,
+        affine_undone=gamma is not None,
+        torch_difference=difference,
+        output_dtypes=tuple(sorted(call.output_dtypes)),
+    )
+    differences = differences_from_torch(
+        centres,
+        variance,
+        placement,
+        eps,
+        axis,
+        one_pass,
+        gamma_kind,
+        matches,
+        affine_undone=gamma is not None,
+        difference=difference,
+    )
+    return Fingerprint(
+        name, centres, variance, placement, eps, axis, one_pass, matches, differences, gamma_kind, None, measured
+    )
 
 
 def _axis(call: Caller, base: np.ndarray, out: np.ndarray) -> tuple[tuple, tuple]:
     """Which output rows move when token 1 is edited, and which columns when feature 1 is."""
+
     def moved(edited, along_axis):
         change = np.abs(call(edited) - out) > 1e-12 * (1 + np.abs(out))
         return tuple(int(i) + 1 for i in np.flatnonzero(change.any(axis=along_axis)))
@@ -187,7 +240,9 @@ def _axis(call: Caller, base: np.ndarray, out: np.ndarray) -> tuple[tuple, tuple
 def _affine(fn, n: int):
     """γ's kind, and γ and β to divide out when they are not 1 and 0 (else None, None)."""
     gamma, beta = parameter(fn, GAMMA_NAMES), parameter(fn, BETA_NAMES)
-    kind = "none" if gamma is None else "scalar" if gamma.size == 1 else "per feature" if gamma.shape == (n,) else "none"
+    kind = (
+        "none" if gamma is None else "scalar" if gamma.size == 1 else "per feature" if gamma.shape == (n,) else "none"
+    )
     if kind == "none":
         return kind, None, None
     beta = np.zeros(1) if beta is None or beta.size not in (1, n) else beta
@@ -197,7 +252,7 @@ def _affine(fn, n: int):
 
 
 def _divisor(divisor: float, n: int) -> tuple[str, float]:
-    """"biased" when the measured k is n, "unbiased" when it is n − 1 (to 0.1 %), else "unclear"."""
+    """ "biased" when the measured k is n, "unbiased" when it is n − 1 (to 0.1 %), else "unclear"."""
     if not math.isfinite(divisor) or divisor <= 0:
         return "unclear", float(n)
     for label, k in (("biased", n), ("unbiased", n - 1)):
@@ -283,25 +338,39 @@ def departures(f) -> str:
     """The ways a fingerprint departs from PyTorch's LayerNorm, in a few words each."""
     if f.problem:
         return "could not be measured"
-    words = [("axis", f.axis not in ("rows", None)), ("no mean", f.centres is False),
-             ("÷ (n − 1)", f.variance == "unbiased"), ("ε + std", f.eps_placement == "added to std"),
-             ("no ε", f.eps_placement == "none"),
-             ("ε value", f.eps_placement in ("inside sqrt", "added to std") and f.eps is not None
-              and not math.isclose(f.eps, TORCH_EPS, rel_tol=1e-3)),
-             ("one pass", bool(f.one_pass)), ("one γ", f.gamma == "scalar")]
+    words = [
+        ("axis", f.axis not in ("rows", None)),
+        ("no mean", f.centres is False),
+        ("÷ (n − 1)", f.variance == "unbiased"),
+        ("ε + std", f.eps_placement == "added to std"),
+        ("no ε", f.eps_placement == "none"),
+        (
+            "ε value",
+            f.eps_placement in ("inside sqrt", "added to std")
+            and f.eps is not None
+            and not math.isclose(f.eps, TORCH_EPS, rel_tol=1e-3),
+        ),
+        ("one pass", bool(f.one_pass)),
+        ("one γ", f.gamma == "scalar"),
+    ]
     return ", ".join(word for word, applies in words if applies) or "nothing"
 
 
-def differences_from_torch(centres, variance, placement, eps, axis, one_pass, gamma_kind, matches,
-                           affine_undone=False, difference=None) -> list[str]:
+def differences_from_torch(
+    centres, variance, placement, eps, axis, one_pass, gamma_kind, matches, affine_undone=False, difference=None
+) -> list[str]:
     """One plain sentence per way this LayerNorm departs from PyTorch's."""
     found = []
     if axis == "columns":
-        found.append("It normalises each column (one feature across the tokens), not each row (one token's "
-                     "features) as PyTorch does.")
+        found.append(
+            "It normalises each column (one feature across the tokens), not each row (one token's "
+            "features) as PyTorch does."
+        )
     elif axis == "neither":
-        found.append("It does not normalise one row or one column at a time: editing one token moved the "
-                     "output of other tokens and other features.")
+        found.append(
+            "It does not normalise one row or one column at a time: editing one token moved the "
+            "output of other tokens and other features."
+        )
     if centres is False:
         found.append("It does not subtract the mean of the row (like RMSNorm); PyTorch's LayerNorm does.")
     if variance == "unbiased":
@@ -314,16 +383,24 @@ def differences_from_torch(centres, variance, placement, eps, axis, one_pass, ga
         found.append("It adds no ε, so a row of equal values divides 0 by 0; PyTorch adds ε = 1e-05 inside the root.")
     elif placement == "unclear":
         found.append("Its ε does not behave like a number added inside the root or to the standard deviation.")
-    if placement in ("inside sqrt", "added to std") and eps is not None and not math.isclose(eps, TORCH_EPS, rel_tol=1e-3):
+    if (
+        placement in ("inside sqrt", "added to std")
+        and eps is not None
+        and not math.isclose(eps, TORCH_EPS, rel_tol=1e-3)
+    ):
         found.append(f"Its ε is {eps:.3g}; PyTorch's default is 1e-05.")
     if one_pass:
-        found.append("Its variance loses every digit when the values sit far from 0, as the one-pass formula "
-                     "E[x²] − E[x]² does; PyTorch's kernels do not.")
+        found.append(
+            "Its variance loses every digit when the values sit far from 0, as the one-pass formula "
+            "E[x²] − E[x]² does; PyTorch's kernels do not."
+        )
     if gamma_kind == "scalar":
         found.append("It has one γ shared by every feature; PyTorch's LayerNorm learns one γ per feature.")
     if affine_undone:
         found.append("Its γ and β are not 1 and 0 (trained?); they were divided out before measuring.")
     if not found and not matches:
-        found.append("It departs from PyTorch's output in a way none of these conventions explains"
-                     + (f" (largest relative difference {difference:.1g})." if difference is not None else "."))
+        found.append(
+            "It departs from PyTorch's output in a way none of these conventions explains"
+            + (f" (largest relative difference {difference:.1g})." if difference is not None else ".")
+        )
     return found

@@ -80,8 +80,10 @@ class Caller:
 
     def __init__(self, fn, time_limit: float | None):
         if not callable(fn):
-            raise CallProblem(f"It is not a function: got {type(fn).__name__}; pass something to call, "
-                              "like a function or a torch module.")
+            raise CallProblem(
+                f"It is not a function: got {type(fn).__name__}; pass something to call, "
+                "like a function or a torch module."
+            )
         self.fn = fn
         self.torch = _is_torch_module(fn)
         self.deadline = None if time_limit is None else time.monotonic() + time_limit
@@ -94,13 +96,15 @@ class Caller:
         try:
             out = self._limited(lambda: self._call(x))
         except _TimeUp:
-            raise CallProblem(f"It did not finish within {self.time_limit:g} s on {described}; "
-                              "it may loop forever.") from None
+            raise CallProblem(
+                f"It did not finish within {self.time_limit:g} s on {described}; it may loop forever."
+            ) from None
         except CallProblem:
             raise
         except Exception as problem:  # noqa: BLE001 (anything fn raises becomes one sentence)
-            raise CallProblem(f"Calling it on {described} raised {type(problem).__name__}: "
-                              f"{_first_line(problem)}") from None
+            raise CallProblem(
+                f"Calling it on {described} raised {type(problem).__name__}: {_first_line(problem)}"
+            ) from None
         return self._as_array(out, x, described)
 
     def _call(self, x):
@@ -110,10 +114,13 @@ class Caller:
                 return self._torch_call(x)
             try:
                 return self.fn(x.copy())
-            except Exception:
+            except Exception as numpy_problem:
                 if "torch" not in sys.modules:  # a function that needs tensors has imported torch
                     raise
-            result = self._torch_call(x)  # it refused a numpy array: try a tensor
+                try:
+                    result = self._torch_call(x)  # it refused a numpy array: try a tensor
+                except Exception:  # noqa: BLE001 (not torch code either: report what numpy said)
+                    raise numpy_problem from None
             self.torch = True
             return result
 
@@ -124,7 +131,9 @@ class Caller:
         if isinstance(fn, torch.nn.Module):  # a copy in the input's precision (modules start in float32)
             if x.dtype not in self._modules:
                 try:
-                    self._modules[x.dtype] = copy.deepcopy(fn).to(torch.float64 if x.dtype == np.float64 else torch.float32)
+                    self._modules[x.dtype] = copy.deepcopy(fn).to(
+                        torch.float64 if x.dtype == np.float64 else torch.float32
+                    )
                 except Exception:  # noqa: BLE001 (a module that cannot be copied is called as it is)
                     self._modules[x.dtype] = fn
             fn = self._modules[x.dtype]
@@ -143,8 +152,10 @@ class Caller:
         except (TypeError, ValueError):
             raise CallProblem(f"It returned {type(out).__name__}, not an array of numbers, for {described}.") from None
         if array.shape != x.shape:
-            raise CallProblem(f"It returned an array of shape {tuple(array.shape)} for {described}; "
-                              "a LayerNorm returns the shape it was given.")
+            raise CallProblem(
+                f"It returned an array of shape {tuple(array.shape)} for {described}; "
+                "a LayerNorm returns the shape it was given."
+            )
         return array
 
     def _limited(self, call):
@@ -154,6 +165,7 @@ class Caller:
         if seconds <= 0:
             raise _TimeUp
         if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+
             def alarm(_signum, _frame):
                 raise _TimeUp
 

@@ -1,4 +1,5 @@
-"""Showing forensics: a Fingerprint, a table's fingerprint, the gallery and the orientation translator.
+"""Showing forensics: a Fingerprint, a table's fingerprint and the gallery (the orientation translator:
+``helpers.forensics_orientations``).
 
 Plain text (print, terminals, nbval) and HTML (Jupyter) from the same rows, so the two never
 differ. Nothing here measures anything: ``helpers.forensics`` and ``helpers.forensics_table`` do.
@@ -17,8 +18,7 @@ from helpers.display import format_eps_range, format_number, pad, text_width
 from helpers.forensics import departures
 
 NOISE = 1e-9  # below this, a measured change is rounding noise
-_CSS = ("border-collapse:collapse;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;"
-        "font-size:13px")
+_CSS = "border-collapse:collapse;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px"
 _CELL = "padding:2px 10px;border-bottom:1px solid #ddd;text-align:left;vertical-align:top"
 _FLAG = "background:#fdf0d5"  # pale orange, always with a ✗ or a word, never colour alone
 _REDUCED = "background:#dbe9f6;font-weight:600"
@@ -46,51 +46,86 @@ def _text_table(title: str, header, rows, notes=()) -> str:
     table = [tuple(header), *rows]
     widths = [max(text_width(row[k]) for row in table) for k in range(len(header))]
     lines = [title] if title else []
-    lines += ["  " + "  ".join(pad(cell, width) for cell, width in zip(row, widths)).rstrip() for row in table]
+    lines += [
+        "  " + "  ".join(pad(cell, width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in table
+    ]
     return "\n".join(lines + [f"  {note}" for note in notes])
 
 
 def _html_table(title: str, header, rows, notes=(), flagged=(), css_class="layernorm-forensics", wrap=()) -> str:
     """An HTML table; only the columns in ``wrap`` may break their lines (the others stay on one line)."""
+
     def style(k):
         return _CELL if k in wrap else _CELL + ";white-space:nowrap"
 
     head = "".join(f'<th style="{style(k)}">{html.escape(h)}</th>' for k, h in enumerate(header))
     body = "".join(
         f'<tr style="{_FLAG if i in flagged else ""}">'
-        + "".join(f'<td style="{style(k)}">{html.escape(cell)}</td>' for k, cell in enumerate(row)) + "</tr>"
-        for i, row in enumerate(rows))
+        + "".join(f'<td style="{style(k)}">{html.escape(cell)}</td>' for k, cell in enumerate(row))
+        + "</tr>"
+        for i, row in enumerate(rows)
+    )
     notes_html = "".join(f"<div>{html.escape(note)}</div>" for note in notes)
-    return (f'<div class="{css_class}" style="overflow-x:auto"><div style="font-weight:600;margin:4px 0">'
-            f'{html.escape(title)}</div><table style="{_CSS}"><tr>{head}</tr>{body}</table>'
-            f'<div style="font-size:13px;margin-top:4px">{notes_html}</div></div>')
+    return (
+        f'<div class="{css_class}" style="overflow-x:auto"><div style="font-weight:600;margin:4px 0">'
+        f'{html.escape(title)}</div><table style="{_CSS}"><tr>{head}</tr>{body}</table>'
+        f'<div style="font-size:13px;margin-top:4px">{notes_html}</div></div>'
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # One Fingerprint
 
 _FINGERPRINT_HEADER = ("convention", "found", "evidence")
-_PLACEMENT_WORDS = {"inside sqrt": "inside the root: √(σ² + ε)", "added to std": "added to the std: σ + ε",
-                    "none": "none", "unclear": "unclear"}
+_PLACEMENT_WORDS = {
+    "inside sqrt": "inside the root: √(σ² + ε)",
+    "added to std": "added to the std: σ + ε",
+    "none": "none",
+    "unclear": "unclear",
+}
 _VARIANCE_WORDS = {"biased": "biased: ÷ n", "unbiased": "unbiased: ÷ (n − 1)", "unclear": "unclear"}
 
 
 def _fingerprint_rows(f) -> list[tuple[str, str, str]]:
     m = f.measured
-    rows = [("axis", {"rows": "rows: each token's features", "columns": "columns: each feature's tokens",
-                      "neither": "neither rows nor columns"}[f.axis],
-             (f"editing token 1 moved output rows: {_listing(m.rows_changed)}; editing feature 1 moved "
-              f"output columns: {_listing(m.columns_changed)}"))]
+    rows = [
+        (
+            "axis",
+            {
+                "rows": "rows: each token's features",
+                "columns": "columns: each feature's tokens",
+                "neither": "neither rows nor columns",
+            }[f.axis],
+            (
+                f"editing token 1 moved output rows: {_listing(m.rows_changed)}; editing feature 1 moved "
+                f"output columns: {_listing(m.columns_changed)}"
+            ),
+        )
+    ]
     if f.axis == "neither":
         return rows
-    rows.append(("subtracts the mean", _yes(f.centres),
-                 f"adding 3 to every value of a row moved its output by {_small(m.centring_change)}"))
-    rows.append(("variance", _VARIANCE_WORDS[f.variance],
-                 (f"a row spread 10⁵ times wider gives divisor k = {format_number(m.divisor, 4)} "
-                  f"for n = {m.features} features")))
+    rows.append(
+        (
+            "subtracts the mean",
+            _yes(f.centres),
+            f"adding 3 to every value of a row moved its output by {_small(m.centring_change)}",
+        )
+    )
+    rows.append(
+        (
+            "variance",
+            _VARIANCE_WORDS[f.variance],
+            (
+                f"a row spread 10⁵ times wider gives divisor k = {format_number(m.divisor, 4)} "
+                f"for n = {m.features} features"
+            ),
+        )
+    )
     if f.eps_placement in ("inside sqrt", "added to std"):
-        evidence = (f"on {m.eps_rows} rows of tiny variance v, 1/s² − v varies by {_small(m.spread_inside)} "
-                    f"and 1/s − √v by {_small(m.spread_added)} (s: the row's scale)")
+        evidence = (
+            f"on {m.eps_rows} rows of tiny variance v, 1/s² − v varies by {_small(m.spread_inside)} "
+            f"and 1/s − √v by {_small(m.spread_added)} (s: the row's scale)"
+        )
     elif f.eps_placement == "none":
         evidence = "rows of variance down to 1e-32 come out scaled by exactly 1/√v"
     else:
@@ -98,15 +133,27 @@ def _fingerprint_rows(f) -> list[tuple[str, str, str]]:
     rows.append(("ε placement", _PLACEMENT_WORDS[f.eps_placement], evidence))
     rows.append(("ε", "—" if f.eps is None else f"{f.eps:.3g}", _known(f.eps)))
     if f.centres:
-        offsets = "; ".join(f"offset {'10⁴' if dtype == 'float32' else '10⁸'} in {dtype}: "
-                            f"{_small(change) if not isinstance(change, str) else 'could not run'}"
-                            for dtype, change in m.offset_change.items())
+        offsets = "; ".join(
+            f"offset {'10⁴' if dtype == 'float32' else '10⁸'} in {dtype}: "
+            f"{_small(change) if not isinstance(change, str) else 'could not run'}"
+            for dtype, change in m.offset_change.items()
+        )
         rows.append(("one-pass variance", _yes(f.one_pass), f"how far a large offset moved the output: {offsets}"))
-    rows.append(("a row of equal values", m.constant_row if len(m.constant_row) < 40 else "an error",
-                 "0 ÷ √(0 + ε) is 0 with an ε; 0 ÷ 0 without one"))
+    rows.append(
+        (
+            "a row of equal values",
+            m.constant_row if len(m.constant_row) < 40 else "an error",
+            "0 ÷ √(0 + ε) is 0 with an ε; 0 ÷ 0 without one",
+        )
+    )
     rows.append(("γ", f.gamma, "read from its parameters" if f.gamma != "none" else "no γ found on it"))
-    rows.append(("matches F.layer_norm (ε = 1e-5)", _yes(f.matches_torch),
-                 f"largest difference, relative to each row: {_small(m.torch_difference)}"))
+    rows.append(
+        (
+            "matches F.layer_norm (ε = 1e-5)",
+            _yes(f.matches_torch),
+            f"largest difference, relative to each row: {_small(m.torch_difference)}",
+        )
+    )
     return rows
 
 
@@ -141,10 +188,13 @@ def fingerprint_text(f) -> str:
 def fingerprint_html(f) -> str:
     """The same as an HTML table; every departure from PyTorch listed under it."""
     if f.problem:
-        return (f'<div class="layernorm-forensics" style="{_FLAG};padding:4px">'
-                f"<b>{html.escape(_fingerprint_title(f))}</b>: could not be measured. {html.escape(f.problem)}</div>")
-    return _html_table(_fingerprint_title(f), _FINGERPRINT_HEADER, _fingerprint_rows(f), _fingerprint_notes(f),
-                       wrap={2})
+        return (
+            f'<div class="layernorm-forensics" style="{_FLAG};padding:4px">'
+            f"<b>{html.escape(_fingerprint_title(f))}</b>: could not be measured. {html.escape(f.problem)}</div>"
+        )
+    return _html_table(
+        _fingerprint_title(f), _FINGERPRINT_HEADER, _fingerprint_rows(f), _fingerprint_notes(f), wrap={2}
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -170,8 +220,11 @@ class _Range:  # what format_eps_range reads
 def _table_notes(t) -> list[str]:
     best = t.explained_by
     if best:
-        notes = [f"✓ Explained to {t.places} places, with one ε for every line, by: "
-                 + "; ".join(f"{e.convention.name}, statistics over the {e.axis}" for e in best) + "."]
+        notes = [
+            f"✓ Explained to {t.places} places, with one ε for every line, by: "
+            + "; ".join(f"{e.convention.name}, statistics over the {e.axis}" for e in best)
+            + "."
+        ]
     else:
         notes = [f"✗ No single convention and ε explains every row to {t.places} places."]
     if t.unexplained_rows:
@@ -196,9 +249,19 @@ def table_fingerprint_html(t) -> str:
 # ---------------------------------------------------------------------------------------------
 # The gallery on one matrix (helpers.forensics_table.compare_gallery)
 
-_GALLERY_HEADER = ("implementation", "mean?", "variance", "ε placement", "ε", "axis", "one pass?", "= PyTorch?",
-                   "departs from PyTorch in", "largest change", "on x + 100, float32")
-
+_GALLERY_HEADER = (
+    "implementation",
+    "mean?",
+    "variance",
+    "ε placement",
+    "ε",
+    "axis",
+    "one pass?",
+    "= PyTorch?",
+    "departs from PyTorch in",
+    "largest change",
+    "on x + 100, float32",
+)
 
 
 def _gallery_rows(g) -> list[tuple[str, ...]]:
@@ -206,10 +269,21 @@ def _gallery_rows(g) -> list[tuple[str, ...]]:
     for r in g.results:
         f = r.fingerprint
         change, offset = _change(r.row_differences, 4), _change(r.offset_differences, 3)
-        rows.append((r.name, _yes(f.centres), {"biased": "÷ n", "unbiased": "÷ (n − 1)"}.get(f.variance, str(f.variance)),
-                     {"inside sqrt": "inside √", "added to std": "+ std"}.get(f.eps_placement, str(f.eps_placement)),
-                     "—" if f.eps is None else f"{f.eps:.3g}", str(f.axis), _yes(f.one_pass),
-                     "✓ yes" if f.matches_torch else "✗ no", departures(f), change, offset))
+        rows.append(
+            (
+                r.name,
+                _yes(f.centres),
+                {"biased": "÷ n", "unbiased": "÷ (n − 1)"}.get(f.variance, str(f.variance)),
+                {"inside sqrt": "inside √", "added to std": "+ std"}.get(f.eps_placement, str(f.eps_placement)),
+                "—" if f.eps is None else f"{f.eps:.3g}",
+                str(f.axis),
+                _yes(f.one_pass),
+                "✓ yes" if f.matches_torch else "✗ no",
+                departures(f),
+                change,
+                offset,
+            )
+        )
     return rows
 
 
@@ -228,9 +302,13 @@ def _gallery_title(g) -> str:
     return f"Every LayerNorm of the gallery, fingerprinted and run on the {g.x.shape[0]} × {g.x.shape[1]} matrix"
 
 
-_GALLERY_NOTES = (("largest change: the largest |output − PyTorch's output| on x (γ = 1, β = 0), and the row where "
-                   "it is; 0 means 0 at the places shown."),
-                  "on x + 100, float32: the same, for x + 100 computed in float32 (LayerNorm's output should not move).")
+_GALLERY_NOTES = (
+    (
+        "largest change: the largest |output − PyTorch's output| on x (γ = 1, β = 0), and the row where "
+        "it is; 0 means 0 at the places shown."
+    ),
+    "on x + 100, float32: the same, for x + 100 computed in float32 (LayerNorm's output should not move).",
+)
 
 
 def gallery_text(g) -> str:
@@ -240,71 +318,3 @@ def gallery_text(g) -> str:
 def gallery_html(g) -> str:
     flagged = {i for i, r in enumerate(g.results) if not r.fingerprint.matches_torch}
     return _html_table(_gallery_title(g), _GALLERY_HEADER, _gallery_rows(g), _GALLERY_NOTES, flagged, wrap={8})
-
-
-# ---------------------------------------------------------------------------------------------
-# The orientation translator
-
-
-class Orientations:
-    """One matrix drawn three ways, with the axis LayerNorm reduces over highlighted. Made by :func:`orientations`."""
-
-    def __init__(self, x, places: int = 3):
-        self.x, self.places = np.asarray(x, dtype=np.float64), places
-
-    def _grid(self, values, reduce_rows: bool, row_names, column_names) -> tuple[str, str]:
-        cells = [[format_number(v, self.places) for v in row] for row in values]
-        width = max(len(c) for row in cells for c in row + list(column_names))
-        label = max(len(n) for n in row_names)
-        text = [" " * (label + 2) + "  ".join(c.rjust(width) for c in column_names)]
-        text += [f"{name.ljust(label)}  " + "  ".join(c.rjust(width) for c in row) for name, row in zip(row_names, cells)]
-        if reduce_rows:
-            text[1] += "  ◀ one LayerNorm: this row"
-        else:
-            text.append(" " * (label + 2 + width - 1) + "▲ one LayerNorm: this column")
-        head = "".join(f'<th style="{_CELL}">{html.escape(c)}</th>' for c in column_names)
-        body = ""
-        for i, (name, row) in enumerate(zip(row_names, cells)):
-            tds = "".join(f'<td style="{_CELL}{";" + _REDUCED if (i == 0 if reduce_rows else j == 0) else ""}">{c}</td>'
-                          for j, c in enumerate(row))
-            body += f'<tr><th style="{_CELL}">{html.escape(name)}</th>{tds}</tr>'
-        return "\n".join(text), f'<table style="{_CSS}"><tr><th></th>{head}</tr>{body}</table>'
-
-    def _panels(self):
-        rows, columns = self.x.shape
-        tokens = [f"token {i + 1}" for i in range(rows)]
-        features = [f"f{j + 1}" for j in range(columns)]
-        return (
-            ("Tokens as rows (PyTorch, this series): LayerNorm reduces along each row",
-             self._grid(self.x, True, tokens, features),
-             (f"nn.LayerNorm(normalized_shape={columns}) · F.layer_norm(x, ({columns},)) · "
-              "keras LayerNormalization(axis=-1) · x.mean(dim=-1) · numpy x.mean(axis=-1)")),
-            ("Tokens as columns (some textbooks and visual explainers): the same numbers, reduced down each column",
-             self._grid(self.x.T, False, features, tokens),
-             "here the features are axis 0: x.mean(axis=0), or transpose first (x.T) and use axis=-1"),
-            (f"Batch × time × channels, shape (2, {rows}, {columns}): the second sequence is the first doubled",
-             self._grid(np.vstack([self.x, 2 * self.x]), True, [f"b{b + 1} t{i + 1}" for b in range(2) for i in range(rows)],
-                        [f"c{j + 1}" for j in range(columns)]),
-             "the last axis (C) is reduced, for every batch and time step: normalized_shape=(C,), axis=-1, dim=-1"),
-        )
-
-    def __str__(self) -> str:
-        parts = []
-        for title, (text, _), code in self._panels():
-            parts += [title, text, f"  {code}", ""]
-        return "\n".join(parts).rstrip()
-
-    __repr__ = __str__
-
-    def _repr_html_(self) -> str:
-        parts = []
-        for title, (_, table), code in self._panels():
-            parts.append(f'<div style="font-weight:600;margin:8px 0 4px">{html.escape(title)}</div>{table}'
-                         f'<div style="font-size:13px">Highlighted: the values one LayerNorm statistic uses. '
-                         f"{html.escape(code)}</div>")
-        return f'<div class="layernorm-orientations" style="overflow-x:auto">{"".join(parts)}</div>'
-
-
-def orientations(x, places: int = 3) -> Orientations:
-    """The orientation translator of notebook 13: tokens as rows, as columns, and inside batch × time × channels."""
-    return Orientations(x, places)

@@ -104,8 +104,9 @@ def fingerprint_table(x, y, places: int | None = None) -> TableFingerprint:
     except (TypeError, ValueError):
         raise ValueError("x and y must be rectangular tables of numbers.") from None
     if inputs.ndim != 2 or inputs.shape != outputs.shape:
-        raise ValueError(f"x has shape {inputs.shape} and y has shape {outputs.shape}; they need the same "
-                         "rows and columns.")
+        raise ValueError(
+            f"x has shape {inputs.shape} and y has shape {outputs.shape}; they need the same rows and columns."
+        )
     places = printed_places(outputs) if places is None else places
     checks = {}
     for axis in AXES:
@@ -217,7 +218,10 @@ def mystery_question(fn) -> dict:
     answers = [option for option, words in MYSTERY_OPTIONS.items() if words == found]
     if len(answers) != 1:
         raise ValueError(f"The mystery should break exactly one of the listed conventions; it departs in: {found}.")
-    return dict(question="Fingerprint mystery in a new cell (fingerprint(mystery)). How does it differ from PyTorch's LayerNorm?",
-                options=list(MYSTERY_OPTIONS), answer=answers[0],
-                explanation="Its fingerprint lists exactly this difference, and a row of equal values gives NaN or an error.",
-                hint="Run fingerprint(mystery) and read the line 'Differences from PyTorch's LayerNorm'.")
+    return dict(
+        question="Fingerprint mystery in a new cell (fingerprint(mystery)). How does it differ from PyTorch's LayerNorm?",
+        options=list(MYSTERY_OPTIONS),
+        answer=answers[0],
+        explanation="Its fingerprint lists exactly this difference, and a row of equal values gives NaN or an error.",
+        hint="Run fingerprint(mystery) and read the line 'Differences from PyTorch's LayerNorm'.",
+    )

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 import helpers
 from helpers.forensics import Fingerprint, departures, fingerprint
-from helpers.forensics_display import orientations
 from helpers.forensics_gallery import gallery
+from helpers.forensics_orientations import orientations
 from helpers.forensics_table import compare_gallery, fingerprint_table, printed_places
 from helpers.published_check import check_published_output
 
@@ -38,7 +38,7 @@ GALLERY_EXPECTED = {
 
 def assert_fingerprint(found: Fingerprint, expected) -> None:
     assert found.problem is None, found.problem
-    for name, want in zip(ATTRIBUTES, expected):
+    for name, want in zip(ATTRIBUTES, expected, strict=True):
         got = getattr(found, name)
         if name == "eps":
             assert got == pytest.approx(want, rel=1e-3, abs=1e-300), f"{found.name}: eps {got} != {want}"
@@ -58,7 +58,9 @@ def test_the_gallery_is_the_one_tested():
 @pytest.mark.parametrize("entry", gallery(), ids=lambda e: e.name)
 def test_matches_torch_agrees_with_torch_itself(entry):
     """On ordinary rows, far-from-0 rows and a tiny-variance row, compared with torch's own F.layer_norm."""
-    x = np.vstack([np.random.default_rng(1).normal(size=(6, 3)), [[0.5, 0.5001, 0.4999]], [[1e8 + 0.5, 1e8 - 0.5, 1e8]]])
+    x = np.vstack(
+        [np.random.default_rng(1).normal(size=(6, 3)), [[0.5, 0.5001, 0.4999]], [[1e8 + 0.5, 1e8 - 0.5, 1e8]]]
+    )
     reference = torch.nn.functional.layer_norm(torch.from_numpy(x), (3,), eps=1e-5).numpy()
     with np.errstate(all="ignore"):
         close = np.allclose(entry.fn(x.copy()), reference, rtol=1e-9, atol=1e-12)
@@ -116,30 +118,53 @@ def test_random_conventions_are_identified(exponent, unbiased, placement, axis, 
     one_pass = one_pass and centres
     fn = make_implementation(eps, unbiased, placement, axis, centres, one_pass)
     found = fingerprint(fn, features=features)
-    matches = (centres and not unbiased and placement == "inside sqrt" and axis == "rows" and not one_pass
-               and abs(eps - 1e-5) <= 1e-14)
-    assert_fingerprint(found, (centres, "unbiased" if unbiased else "biased", placement, eps, axis, one_pass,
-                               matches, "none"))
+    matches = (
+        centres
+        and not unbiased
+        and placement == "inside sqrt"
+        and axis == "rows"
+        and not one_pass
+        and abs(eps - 1e-5) <= 1e-14
+    )
+    assert_fingerprint(
+        found, (centres, "unbiased" if unbiased else "biased", placement, eps, axis, one_pass, matches, "none")
+    )
     assert (found.differences == []) == matches
 
 
-@pytest.mark.parametrize("module, expected", [
-    (lambda: torch.nn.LayerNorm(3), (True, "biased", "inside sqrt", 1e-5, "rows", False, True, "per feature")),
-    (lambda: torch.nn.LayerNorm(6, eps=1e-6, bias=False), (True, "biased", "inside sqrt", 1e-6, "rows", False, False, "per feature")),
-    (lambda: torch.nn.RMSNorm(4, eps=1e-6), (False, "biased", "inside sqrt", 1e-6, "rows", False, False, "per feature")),
-], ids=["nn.LayerNorm", "nn.LayerNorm eps 1e-6", "nn.RMSNorm"])
+@pytest.mark.parametrize(
+    "module, expected",
+    [
+        (lambda: torch.nn.LayerNorm(3), (True, "biased", "inside sqrt", 1e-5, "rows", False, True, "per feature")),
+        (
+            lambda: torch.nn.LayerNorm(6, eps=1e-6, bias=False),
+            (True, "biased", "inside sqrt", 1e-6, "rows", False, False, "per feature"),
+        ),
+        (
+            lambda: torch.nn.RMSNorm(4, eps=1e-6),
+            (False, "biased", "inside sqrt", 1e-6, "rows", False, False, "per feature"),
+        ),
+    ],
+    ids=["nn.LayerNorm", "nn.LayerNorm eps 1e-6", "nn.RMSNorm"],
+)
 def test_torch_modules(module, expected):
     assert_fingerprint(fingerprint(module()), expected)
 
 
 def test_torch_functions_and_the_lessons_modules():
     reference = pytest.importorskip("helpers.reference")
-    assert_fingerprint(fingerprint(lambda x: torch.nn.functional.layer_norm(x, x.shape[-1:])),
-                       (True, "biased", "inside sqrt", 1e-5, "rows", False, True, "none"))
-    assert_fingerprint(fingerprint(reference.LessonLayerNorm(3)),
-                       (True, "biased", "inside sqrt", 1e-5, "rows", False, True, "per feature"))
-    assert_fingerprint(fingerprint(reference.UnbiasedVarianceLayerNorm(3)),
-                       (True, "unbiased", "inside sqrt", 1e-5, "rows", False, False, "per feature"))
+    assert_fingerprint(
+        fingerprint(lambda x: torch.nn.functional.layer_norm(x, x.shape[-1:])),
+        (True, "biased", "inside sqrt", 1e-5, "rows", False, True, "none"),
+    )
+    assert_fingerprint(
+        fingerprint(reference.LessonLayerNorm(3)),
+        (True, "biased", "inside sqrt", 1e-5, "rows", False, True, "per feature"),
+    )
+    assert_fingerprint(
+        fingerprint(reference.UnbiasedVarianceLayerNorm(3)),
+        (True, "unbiased", "inside sqrt", 1e-5, "rows", False, False, "per feature"),
+    )
 
 
 def test_a_trained_gamma_and_beta_are_divided_out():
@@ -158,15 +183,18 @@ def _loops(x):
         pass
 
 
-@pytest.mark.parametrize("fn, words", [
-    (lambda x: 1 / 0, "raised ZeroDivisionError: division by zero"),
-    (lambda x: x * np.nan, "NaN or infinity"),
-    (lambda x: x[:, :2], "shape (7, 2)"),
-    (lambda x: "text", "returned str"),
-    (lambda x: None, "shape ()"),
-    (42, "not a function"),
-    (_loops, "did not finish within 0.5 s"),
-])
+@pytest.mark.parametrize(
+    "fn, words",
+    [
+        (lambda x: 1 / 0, "raised ZeroDivisionError: division by zero"),
+        (lambda x: x * np.nan, "NaN or infinity"),
+        (lambda x: x[:, :2], "shape (7, 2)"),
+        (lambda x: "text", "returned str"),
+        (lambda x: None, "shape ()"),
+        (42, "not a function"),
+        (_loops, "did not finish within 0.5 s"),
+    ],
+)
 def test_broken_functions_give_one_plain_sentence(fn, words):
     found = fingerprint(fn, "broken", time_limit=0.5)
     assert found.problem is not None and words in found.problem
@@ -194,8 +222,14 @@ def test_not_a_normaliser_gives_unclear_not_a_guess():
 
 
 def test_importing_the_forensics_does_not_import_torch():
-    code = "import helpers.forensics, helpers.forensics_table, helpers.forensics_gallery, sys; print('torch' in sys.modules)"
-    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
+    code = (
+        "import helpers.forensics, helpers.forensics_table, helpers.forensics_gallery, helpers.forensics_display, "
+        "helpers.forensics_orientations, sys; print('torch' in sys.modules)"
+    )
+    assert (
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+        == "False"
+    )
 
 
 # --- Displays -----------------------------------------------------------------------------------
@@ -204,8 +238,13 @@ def test_importing_the_forensics_does_not_import_torch():
 def test_fingerprint_shows_its_evidence_without_rounding_noise():
     found = fingerprint(gallery()[2].fn, "Annotated Transformer")
     text, page = str(found), found._repr_html_()
-    for words in ("unbiased: ÷ (n − 1)", "added to the std", "1e-06", "divisor k = 3.0000 for n = 4",
-                  "adds ε to the standard deviation"):
+    for words in (
+        "unbiased: ÷ (n − 1)",
+        "added to the std",
+        "1e-06",
+        "divisor k = 3.0000 for n = 4",
+        "adds ε to the standard deviation",
+    ):
         assert words in text and words in page.replace("&#x27;", "'")
     assert "e-1" not in text.replace("1e-10", "")  # no noisy tiny numbers, only "< 1e-09"
 
@@ -221,7 +260,7 @@ def test_gallery_on_the_lesson_matrix():
     x = helpers.load_residual()
     comparison = compare_gallery(x, gallery())
     truth = torch.nn.functional.layer_norm(torch.from_numpy(x), (3,), eps=1e-5).numpy()
-    for result, entry in zip(comparison.results, gallery()):
+    for result, entry in zip(comparison.results, gallery(), strict=True):
         with np.errstate(all="ignore"):
             expected = np.abs(entry.fn(x.copy()) - truth).max(axis=1)
         np.testing.assert_allclose(result.row_differences, expected, rtol=1e-12, atol=1e-15)
@@ -229,7 +268,11 @@ def test_gallery_on_the_lesson_matrix():
     for name in ("Keras default", "BERT", "RMSNorm (LLaMA)", "wrong axis"):
         assert by_name[name].worst_row == 5, name  # row 5, the tiny-variance row, is where it shows
     assert np.argmax(by_name["one-pass variance"].offset_differences) == 4
-    assert by_name["one-pass variance"].offset_differences.max() > 0.05 > by_name["PyTorch nn.LayerNorm"].offset_differences.max()
+    assert (
+        by_name["one-pass variance"].offset_differences.max()
+        > 0.05
+        > by_name["PyTorch nn.LayerNorm"].offset_differences.max()
+    )
     assert "0.1670 (row 5)" in str(comparison) and "0.114 (row 5)" in str(comparison)
 
 
@@ -238,7 +281,7 @@ def test_orientations_show_the_reduced_axis():
     text, page = str(view), view._repr_html_()
     assert "token 1   1.133  -0.299   0.503  ◀ one LayerNorm: this row" in text
     assert "▲ one LayerNorm: this column" in text and "(2, 5, 3)" in text
-    assert page.count("font-weight:600\">") >= 3 + 3 + 3  # the reduced values of each panel, highlighted
+    assert page.count('font-weight:600">') >= 3 + 3 + 3  # the reduced values of each panel, highlighted
 
 
 # --- Tables -----------------------------------------------------------------------------------
@@ -302,3 +345,43 @@ def test_the_check_yourself_answer_comes_from_the_fingerprint():
     assert question["answer"] == "it adds no ε at all" and question["answer"] in question["options"]
     with pytest.raises(ValueError, match="exactly one"):
         mystery_question(annotated_transformer)  # departs in three ways
+
+
+def test_code_written_for_three_features_only_is_probed_at_three():
+    gamma = np.array([1.0, 1.0, 1.0])
+
+    def three_only(x):
+        d = x - x.mean(axis=-1, keepdims=True)
+        return gamma * d / np.sqrt((d * d).mean(axis=-1, keepdims=True) + 1e-5)
+
+    found = fingerprint(three_only)
+    assert found.problem is None and found.measured.features == 3 and found.matches_torch
+    assert "broadcast" in fingerprint(three_only, features=4).problem  # asked for 4: the first problem is reported
+
+
+def test_a_scalar_gamma_that_is_not_one_is_divided_out():
+    from helpers.forensics_gallery import ScalarGammaLayerNorm
+
+    module = ScalarGammaLayerNorm(eps=1e-3)
+    module.gamma, module.beta = np.float64(2.5), np.float64(-1.0)
+    found = fingerprint(module)
+    assert_fingerprint(found, (True, "biased", "inside sqrt", 1e-3, "rows", False, False, "scalar"))
+    assert any("divided out" in d for d in found.differences)
+
+
+def test_the_typed_table_box_keeps_the_last_good_table():
+    pytest.importorskip("ipywidgets")
+    from ipywidgets import Textarea
+
+    from helpers.widgets import live_table
+
+    x = helpers.load_residual()
+    box = Textarea(value="\n".join(", ".join(f"{v:.2f}" for v in row) for row in helpers.load_published_output()))
+    table = live_table(
+        lambda table: fingerprint_table(x, [helpers.parse_row(r) for r in table.splitlines()]), table=box
+    )
+    before = str(table.current)
+    box.value = "1.0, two, 3.0"
+    assert str(table.current) == before and "two" in table.text()
+    box.value = "1, 2"
+    assert "shape" in table.text() and str(table.current) == before
