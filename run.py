@@ -292,15 +292,41 @@ def cmd_execute(notebooks: list[str], timeout: int) -> int:
     return run([str(python), str(EXECUTE_TOOL), "--timeout", str(timeout), *paths])
 
 
+# The lecture's Voila template (lecture/jupyter/voila/templates/presenter/): large type for a room,
+# presenter mode for a clicker, nothing loaded from a network.
+LECTURE_TEMPLATE_ROOT = ROOT / "lecture" / "jupyter"
+# Every page load starts a kernel: free those of closed pages after 2 idle minutes (a page that
+# stays open keeps its kernel, as Jupyter never culls a kernel with a connection).
+LECTURE_KERNEL_CULLING = ("--MappingKernelManager.cull_idle_timeout=120", "--MappingKernelManager.cull_interval=30")
+
+
+def lecture_command(python: Path | str, extra: list[str]) -> list[str]:
+    """The voila command line `run.py lecture` runs (tests run the same one); ``extra`` may set the
+    culling options itself (traitlets takes each option once)."""
+    culling = [option for option in LECTURE_KERNEL_CULLING
+               if not any(arg.startswith(option.split("=")[0] + "=") for arg in extra)]
+    return [str(python), "-m", "voila", str(LECTURE.relative_to(ROOT)), "--template=presenter", *culling, *extra]
+
+
+def lecture_env(env: dict[str, str]) -> dict[str, str]:
+    """``env`` with the lecture's template folder first on JUPYTER_PATH, where Voila finds templates."""
+    paths = [str(LECTURE_TEMPLATE_ROOT), *filter(None, env.get("JUPYTER_PATH", "").split(os.pathsep))]
+    return {**env, "JUPYTER_PATH": os.pathsep.join(paths)}
+
+
 def cmd_lecture(extra: list[str]) -> int:
     python = ensure_env()
-    cmd = [str(python), "-m", "voila", str(LECTURE.relative_to(ROOT)), *extra]
-    say("Starting the lecture in Voila (stop it with Ctrl-C) …")
+    cmd = lecture_command(python, extra)
+    say("Starting the lecture in Voila (stop it with Ctrl-C). Keys: PageDown / PageUp (or a clicker) "
+        "step through, N speaker notes, P whole page …")
     if os.name == "posix":
         # Replace this process, so Ctrl-C and signals go straight to Voila.
         os.chdir(ROOT)
-        os.execve(str(python), cmd, child_env())
-    return run(cmd)
+        os.execve(str(python), cmd, lecture_env(child_env()))
+    try:
+        return subprocess.run(cmd, cwd=ROOT, env=lecture_env(child_env())).returncode
+    except KeyboardInterrupt:
+        return 130
 
 
 def cmd_slides(extra: list[str]) -> int:
@@ -379,15 +405,18 @@ PASSTHROUGH = {
     "lecture": ("present the lecture with Voila: live widgets, no code on screen",
                 "Serve lecture/layernorm_lecture.ipynb with Voila (from .venv) and open it in\n"
                 "the browser: the whole lesson on the lesson's matrix, built around the\n"
-                "step-through explorer, with working widgets and no code on screen.\n\n"
+                "step-through explorer, with working widgets and no code on screen.\n"
+                "Presenter mode: PageDown / PageUp (a clicker's keys) or the arrows step\n"
+                "through stage by stage; N shows the speaker notes; P the whole page.\n\n"
                 "Anything after `lecture` is passed to `voila`, e.g.\n"
                 "  python3 run.py lecture --no-browser\n"
                 "  python3 run.py lecture --port 8867"),
     "slides": ("export the lecture as offline slides (reveal.js) into build/slides/",
                "Export the lecture as reveal.js slides that open from disk, offline: one\n"
-               "slide per stage of the walkthrough, widgets shown as they were, code hidden.\n"
-               "The first run fetches reveal.js and the widget renderer with npm (pinned\n"
-               "versions, checked) into build/npm/; later runs need no network.\n\n"
+               "slide per stage of the walkthrough, each widget shown as its result (no\n"
+               "controls), speaker notes (press S), code hidden. The first run fetches\n"
+               "reveal.js with npm (pinned versions, checked) into build/npm/, so it needs\n"
+               "network access once; later runs need none.\n\n"
                "  python3 run.py slides\n"
                "  python3 run.py slides --output /tmp/handout"),
     "bench": ("run the benchmark scripts in benchmarks/",
