@@ -9,9 +9,11 @@ Maintainers and lecturers run it as `python3 run.py slides`. It
    from the npm registry with `npm pack`, once, into build/npm/ (pinned versions, checked against
    their sha512), and copies the files the slides need into DIR/vendor/;
 2. makes the handout notebook from lecture/layernorm_lecture.ipynb: the cell tagged ``walkthrough``
-   (the step-through explorer, live in Voilà) becomes one slide per stage, each with the explorer
-   stopped at that stage and the stage's sentence from the cell tagged ``walkthrough-steps``;
-3. executes it in a fresh kernel, keeping the widgets' state, so the slides show every widget;
+   (the step-through explorer, live in Voilà) becomes one slide per stage, each with the stages
+   revealed so far, the stage's sentence (cell tagged ``walkthrough-steps``) and its speaker note
+   (``walkthrough-notes``; press S); every cell tagged ``live`` shows its widget's result with no
+   controls, and sentences about working a widget (``live-only``) are left out;
+3. executes it in a fresh kernel (each live widget shows as its result: the slides need no widget state);
 4. exports it with nbconvert's reveal.js template (tools/offline_slides/: no CDN, no MathJax),
    code hidden, to DIR/layernorm_lecture.slides.html.
 
@@ -60,6 +62,8 @@ VENDOR = {
                "sha512-m4avr8yL8kmFN8psrbFFFmB/If14iN5o9nw/NgnnM+kybDJpRsAynV2BsfpTYrTRysYUdADVD7CkUUizgkpLfg==",
                {"dist/jquery.min.js": "jquery.min.js", "LICENSE.txt": "jquery.LICENSE.txt"}),
 }
+# The slides' canvas: 16:9, so projectors and laptops show it whole; reveal.js scales it to the screen.
+CANVAS = (1280, 720)
 # Where the slides find them (relative to the HTML file).
 URLS = {
     "reveal_url_prefix": "vendor/reveal.js",
@@ -68,8 +72,11 @@ URLS = {
     "widget_renderer_url": "vendor/html-manager/embed-amd.js",
 }
 
-WALKTHROUGH_TAG = "walkthrough"
-STEPS_TAG = "walkthrough-steps"
+WALKTHROUGH_TAG = "walkthrough"  # the step-through explorer: one slide per stage in the handout
+STEPS_TAG = "walkthrough-steps"  # the stages in words: one sentence on each stage's slide
+NOTES_TAG = "walkthrough-notes"  # speaker notes per stage: each on its stage's slide (press S)
+LIVE_TAG = "live"  # a cell making a widget: the handout shows its result instead
+LIVE_ONLY_TAG = "live-only"  # a sentence about working a widget ("press Next"): not in the handout
 STEP_LINE = re.compile(r"^\s*[-*]\s+\*\*(?P<stage>[^*]+)\*\*\s*:?\s*(?P<text>.*)$")
 
 
@@ -163,21 +170,60 @@ def stage_sentences(nb) -> list[tuple[str, str]]:
     return steps
 
 
+# Defined in the handout's first hidden cell: each live widget becomes its result, as plain HTML
+# (no buttons, sliders or text fields that would do nothing on a slide).
+STATIC_VIEWS = """
+from IPython.display import HTML as _HTML
+import ipywidgets as _ipywidgets
+
+
+def _static(widget):
+    \"\"\"What a live widget shows, without its controls.\"\"\"
+    from helpers.display import steps_html as _steps_html  # (helpers is importable after the set-up cell)
+
+    if hasattr(widget, "stages_html"):  # the step-through explorer: the stages revealed so far
+        return _HTML(widget.stages_html.value)
+    if hasattr(widget, "output_html"):  # the matrix editor: LayerNorm of every row
+        return _HTML(widget.output_html.value)
+    if isinstance(getattr(widget, "focus", None), tuple):  # a row editor: the row and its focus stages
+        return _HTML(_steps_html(widget.record, widget.focus, ("input", *widget.focus)))
+    parts, todo = [], [widget]
+    while todo:
+        current = todo.pop(0)
+        if isinstance(current, _ipywidgets.HTML) and current.value.strip():
+            parts.append(current.value)
+        todo[0:0] = list(getattr(current, "children", ()))
+    return _HTML("".join(parts))
+"""
+
+
+def stage_notes(nb) -> dict[str, str]:
+    """{stage label: speaker note} from the cell tagged walkthrough-notes (may be absent)."""
+    cells = [cell for cell in nb.cells if NOTES_TAG in cell.metadata.get("tags", [])]
+    lines = (match for cell in cells for match in map(STEP_LINE.match, cell.source.splitlines()) if match)
+    return {match["stage"].strip(): match["text"].strip() for match in lines}
+
+
 def handout_notebook(lecture: Path = LECTURE):
-    """The lecture with its live walkthrough unrolled into one slide per stage."""
+    """The lecture as a handout: its live walkthrough unrolled into one slide per stage, every live
+    widget replaced by its result (no dead controls), and the sentences that ask the audience to
+    press, type or move something (cells tagged ``live-only``) left out."""
     import nbformat
 
     nb = nbformat.read(lecture, as_version=4)
     steps = stage_sentences(nb)
+    notes = stage_notes(nb)
     walkthrough = [cell for cell in nb.cells if WALKTHROUGH_TAG in cell.metadata.get("tags", [])]
     if len(walkthrough) != 1 or walkthrough[0].cell_type != "code":
         raise SlidesError(f"the lecture needs one code cell tagged {WALKTHROUGH_TAG!r}")
     make_explorer = walkthrough[0].source.strip()
-    cells = []
+    cells = [nbformat.v4.new_code_cell(STATIC_VIEWS.strip(), metadata={"slideshow": {"slide_type": "skip"}})]
     for cell in nb.cells:
         tags = cell.metadata.get("tags", [])
-        if STEPS_TAG in tags:
+        if STEPS_TAG in tags or NOTES_TAG in tags or LIVE_ONLY_TAG in tags:
             continue
+        if LIVE_TAG in tags and cell.cell_type == "code":
+            cell = nbformat.from_dict({**cell, "source": f"_static({cell.source.strip()})"})
         if WALKTHROUGH_TAG not in tags:
             cells.append(cell)
             continue
@@ -188,9 +234,11 @@ def handout_notebook(lecture: Path = LECTURE):
             explorer = nbformat.v4.new_code_cell(
                 f"walkthrough = {make_explorer}\n"
                 + (f"for _ in range({position}):\n    walkthrough.next()\n" if position else "")
-                + "walkthrough",
+                + "_static(walkthrough)",
                 metadata={"slideshow": {"slide_type": "-"}})
             cells += [heading, explorer]
+            if stage in notes:
+                cells.append(nbformat.v4.new_markdown_cell(notes[stage], metadata={"slideshow": {"slide_type": "notes"}}))
     nb.cells = cells
     for index, cell in enumerate(nb.cells):
         cell["id"] = f"handout-{index}"
@@ -205,7 +253,7 @@ def execute(nb, folder: Path, timeout: int = 120):
     from nbclient import NotebookClient
 
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(folder)}},
-                            store_widget_state=True, record_timing=False,
+                            store_widget_state=False, record_timing=False,
                             extra_arguments=["--IPKernelApp.log_level=ERROR"])
     # (PYDEVD_DISABLE_FILE_VALIDATION quiets a notice every kernel prints at start.)
     client.execute(env={**os.environ, "PYDEVD_DISABLE_FILE_VALIDATION": "1"})
@@ -223,8 +271,8 @@ def export(nb, html_path: Path) -> Path:
 
     exporter = SlidesExporter(extra_template_basedirs=[str(TEMPLATE_DIR.parent)], template_name=TEMPLATE_DIR.name,
                               exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True,
-                              reveal_scroll=True, reveal_number="c/t", reveal_theme="white",
-                              reveal_width="1200", reveal_height="1000", **URLS)
+                              reveal_scroll=False, reveal_number="c/t", reveal_theme="white",
+                              reveal_width=str(CANVAS[0]), reveal_height=str(CANVAS[1]), **URLS)
     body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": "LayerNorm, step by step"}})
     html_path.parent.mkdir(parents=True, exist_ok=True)
     html_path.write_text(body, encoding="utf-8")
