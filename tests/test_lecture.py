@@ -15,6 +15,7 @@ import html
 import importlib.util
 import json
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -87,6 +88,46 @@ def test_lecture_lists_the_explorers_stages_in_order():
     assert listed == [STAGE_LABELS[stage][0] for stage in EXPLORER_STAGES] == WALKTHROUGH
 
 
+def _slide_titles(nb) -> list[str]:
+    return [cell.source.splitlines()[0].lstrip("# ").strip() for cell in nb.cells
+            if cell.cell_type == "markdown" and re.match(r"#{1,2} ", cell.source)]
+
+
+def test_lecture_plan_matches_the_speaker_notes_and_takes_50_minutes():
+    nb = nbformat.read(LECTURE, as_version=4)
+    notes = [cell for cell in nb.cells if cell.metadata.get("slideshow", {}).get("slide_type") == "notes"]
+    assert all("notes" in cell.metadata.get("tags", []) for cell in notes), "tag every notes cell 'notes' (Voilà hides them)"
+    timed = [re.search(r"\*\*[^*]+ \((\d+) min\)\.\*\*", cell.source) for cell in notes]
+    assert all(timed), "every speaker note starts with '**Title (N min).**'"
+    titles = _slide_titles(nb)
+    assert len(timed) == len(titles), f"{len(titles)} slides but {len(timed)} timed speaker notes"
+    plan = (ROOT / "lecturer" / "lecture_plan.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| (\d+) \| ([^|]+) \|", plan, re.M)
+    assert [title.strip() for _, title in rows] == titles, f"the plan's slides {rows} differ from the lecture's {titles}"
+    assert [int(minutes) for minutes, _ in rows] == [int(match.group(1)) for match in timed]
+    assert sum(int(minutes) for minutes, _ in rows) == 50
+
+
+def test_lecture_explains_the_stages_only_after_the_step_through():
+    nb = nbformat.read(LECTURE, as_version=4)
+    tagged = {tag: index for index, cell in enumerate(nb.cells) for tag in cell.metadata.get("tags", [])}
+    between = nb.cells[tagged["walkthrough"] + 1:tagged["walkthrough-steps"]]
+    slides_between = [cell for cell in between if cell.cell_type == "markdown" and re.match(r"#{1,2} ", cell.source)]
+    assert len(slides_between) >= 2, "the nine stages in words sit right under the step-through: step 9 is given away"
+    notes = nb.cells[tagged["walkthrough-notes"]]
+    assert notes.metadata["slideshow"]["slide_type"] == "notes" and "notes" in notes.metadata["tags"]
+
+
+def test_lecture_states_the_errata_from_the_data():
+    nb = nbformat.read(LECTURE, as_version=4)
+    prose = " ".join(cell.source for cell in nb.cells if cell.cell_type == "markdown").lower()
+    for claim in ("four of its five", "two rules catch it", "without a computer:"):
+        assert claim not in prose, f"the lecture claims {claim!r}; the count and the checks come from the data"
+    (table,) = [cell for cell in nb.cells if "published-table" in cell.metadata.get("tags", [])]
+    for attribute in ("matches", "sums_to_zero", "squares_within_n", "max_difference"):
+        assert attribute in table.source, f"the published-table cell does not use RowCheck.{attribute}"
+
+
 # ---------------------------------------------------------------------------------------------
 # The offline slides
 
@@ -108,41 +149,54 @@ def _slides(text: str) -> list[str]:
     return re.findall(r"<section>(?!<section>)(.*?)</section>", text, re.S)
 
 
-def _widget_state(text: str) -> dict:
-    found = re.search(r'<script type="application/vnd.jupyter.widget-state\+json">(.*?)</script>', text, re.S)
-    assert found, "the slides store no widget state, so no widget can render"
-    return json.loads(found.group(1))["state"]
-
-
-def _shown_texts(state: dict, model_id: str) -> list[str]:
-    """The values of every Label and HTML widget inside the widget ``model_id``."""
-    texts, todo, seen = [], [model_id], set()
-    while todo:
-        current = todo.pop()
-        if current in seen or current not in state:
-            continue
-        seen.add(current)
-        model = state[current]["state"]
-        if isinstance(model.get("value"), str):
-            texts.append(html.unescape(re.sub(r"<[^>]+>", " ", model["value"])))
-        todo += [child.removeprefix("IPY_MODEL_") for child in model.get("children", [])]
-    return texts
+def _text(page_html: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", page_html))
 
 
 def test_every_stage_of_the_walkthrough_has_its_slide(slides):
     text = slides.read_text(encoding="utf-8")
-    state = _widget_state(text)
     pages = _slides(text)
     hand = by_hand(X[0])
     for position, stage in enumerate(WALKTHROUGH, start=1):
         heading = f"Step {position} of {len(WALKTHROUGH)}: {stage}"
-        matching = [page for page in pages if heading in html.unescape(page)]
+        matching = [page for page in pages if heading in _text(page)]
         assert len(matching) == 1, f"{len(matching)} slides are headed {heading!r}"
-        views = re.findall(r'<script type="application/vnd.jupyter.widget-view\+json">(.*?)</script>', matching[0], re.S)
-        assert len(views) == 1, f"the slide {heading!r} has {len(views)} widgets, expected the explorer"
-        shown = " ".join(_shown_texts(state, json.loads(views[0])["model_id"]))
-        assert f"step {position} of {len(WALKTHROUGH)}: {stage}" in shown, shown[:300]
+        shown = _text(matching[0].split('<aside class="notes">')[0])
         assert stage_result(stage, hand) in shown, f"{heading}: {stage_result(stage, hand)!r} not in {shown!r}"
+        later = WALKTHROUGH[position:]  # later stages are not given away on this stage's slide
+        labels = re.findall(r"<th[^>]*>([^<]+)</th>", matching[0].split('<aside class="notes">')[0])
+        assert not set(labels) & set(later), f"{heading} shows later stages: {set(labels) & set(later)}"
+        assert '<aside class="notes">' in matching[0], f"{heading} has no speaker notes"
+
+
+def test_handout_has_no_dead_controls_or_live_only_sentences(slides):
+    text = slides.read_text(encoding="utf-8")
+    body = text[text.index('<div class="slides">'):]
+    for control in ("<button", "<input", "<select", "application/vnd.jupyter.widget-view+json", "widget-state"):
+        assert control not in body, f"the handout has {control!r}: a control that does nothing on paper"
+    lecture = nbformat.read(LECTURE, as_version=4)
+    live_only = [cell.source for cell in lecture.cells if "live-only" in cell.metadata.get("tags", [])]
+    assert live_only, "the lecture tags no live-only sentence (press Next, move the slider, ...)"
+    shown = _text(body)
+    for sentence in live_only:
+        assert _text(sentence.split("\n")[0])[:40].replace("**", "") not in shown.replace("**", ""), sentence
+    for words in ("Press Next", "Move the slider", "Type another"):
+        assert words not in shown, f"the handout says {words!r}, but nothing on it moves"
+
+
+def test_slides_count_the_published_tables_errors_from_the_data(slides):
+    from helpers.published_check import check_published_output
+
+    import helpers
+
+    check = check_published_output(helpers.load_published_output(), helpers.load_residual())
+    wrong = sum(not row.matches for row in check.rows)
+    shown = " ".join(_text(slides.read_text(encoding="utf-8")).split())
+    assert f"{wrong} of its {len(check.rows)} rows are wrong" in shown
+    assert "two rules catch it without a computer" not in shown.lower()
+    squares = [row.row for row in check.rows if not row.squares_within_n]
+    assert f"the sum of squares catches rows {' and '.join(map(str, squares))}" in shown, shown[:2000]
+    assert not [row.row for row in check.rows if not row.sums_to_zero] and "Row sums catch no row" in shown
 
 
 def _without_comments(text: str) -> str:
@@ -162,40 +216,230 @@ def test_slides_name_no_network_address(slides):
     assert local and not missing, f"the slides load files that are not beside them: {missing}"
 
 
-def test_slides_work_offline_in_chromium(slides):
+# Every slide must fit these screens whole (a clicker cannot scroll), arriving by the arrow keys
+# or by a link to it (…html#/13, or F5).
+SCREENS = [(1280, 720), (1366, 768), (1024, 768), (1920, 1080)]
+CANVAS_FONT_FLOOR = 24  # px of the 1280 × 720 canvas: 24 px on a 1280 × 720 screen, scaled with it
+
+# What is wrong with the slide shown: elements outside the window, and text below the floor.
+SLIDE_PROBLEMS = """(floor) => {
+    const slide = document.querySelector('.slides > section.present > section.present')
+        || document.querySelector('.slides > section.present');
+    const outside = [], small = [];
+    for (const element of slide.querySelectorAll('*')) {
+        if (element.closest('aside.notes, script, style')) continue;
+        const box = element.getBoundingClientRect();
+        if (box.width === 0 || box.height === 0) continue;
+        const name = element.tagName + ' "' + (element.innerText || element.alt || '').trim().slice(0, 40) + '"';
+        if (box.left < -1 || box.top < -1 || box.right > innerWidth + 1 || box.bottom > innerHeight + 1)
+            outside.push(`${name} at ${[box.left, box.top, box.right, box.bottom].map(Math.round)}`);
+        const ownText = [...element.childNodes].some(node => node.nodeType === 3 && node.textContent.trim());
+        const size = parseFloat(getComputedStyle(element).fontSize);
+        if (ownText && size < floor) small.push(`${name}: ${size}px`);
+    }
+    return {outside: outside.slice(0, 5), small: small.slice(0, 5), text: slide.innerText};
+}"""
+
+
+def _slide_problems(page, where: str) -> list[str]:
+    found = page.evaluate(SLIDE_PROBLEMS, CANVAS_FONT_FLOOR)
+    problems = [f"{where}: outside the window: {item}" for item in found["outside"]]
+    problems += [f"{where}: text below {CANVAS_FONT_FLOOR}px of the canvas: {item}" for item in found["small"]]
+    return problems
+
+
+def test_slides_fit_every_screen_offline_both_ways_of_arriving(slides):
     reason = missing_browser()
     if reason:
         skip_or_fail(reason)
-    pages = _slides(slides.read_text(encoding="utf-8"))
+    tool = _load_tool("lecture_slides")
+    assert tool.CANVAS[0] * 9 == tool.CANVAS[1] * 16, f"the canvas {tool.CANVAS} is not 16:9"
     hand = by_hand(X[0])
+    problems, errors, outside_requests = [], [], []
     with chromium() as browser:
-        context = offline_context(browser, ("file://",), record_images=True)
-        page = context.new_page()
-        errors = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(slides.as_uri())
-        page.wait_for_selector(".reveal.ready", timeout=30_000)
-        page.add_style_tag(content=".reveal .slides section { transition: none !important; }")  # still screenshots
-        views = len(re.findall(r'<script type="application/vnd.jupyter.widget-view\+json">', slides.read_text(encoding="utf-8")))
-        page.wait_for_function("""(count) => [...document.querySelectorAll(
-            'script[type="application/vnd.jupyter.widget-view+json"]')]
-            .filter(script => script.parentElement.querySelector('.lm-Widget')).length >= count""",
-                               arg=views, timeout=30_000)
-        for position, stage in enumerate(WALKTHROUGH, start=1):
-            index = next(i for i, p in enumerate(pages) if f"Step {position} of " in p)
-            page.evaluate(f"location.hash = '#/{index}'")
-            present = page.locator("section.present section.present, section.present:not(:has(section))").last
-            page.wait_for_function("([text]) => { const s = document.querySelector('section.present section.present')"
-                                   " || document.querySelector('section.present'); return s && s.innerText.includes(text); }",
-                                   arg=[stage_result(stage, hand)], timeout=10_000)
-            assert f"step {position} of {len(WALKTHROUGH)}: {stage}" in present.inner_text()
-            if position in (1, 2, len(WALKTHROUGH)):
-                path = ARTIFACTS / "slides" / f"step_{position}.png"
-                path.parent.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(path))
-        context.close()
-    assert not context.outside_requests, f"the slides asked the network for: {context.outside_requests}"
+        for width, height in SCREENS:
+            context = offline_context(browser, ("file://",), record_images=True)
+            page = context.new_page()
+            page.set_viewport_size({"width": width, "height": height})
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(slides.as_uri())
+            page.wait_for_selector(".reveal.ready", timeout=30_000)
+            page.add_style_tag(content=".reveal .slides section { transition: none !important; }")
+            total = page.evaluate("Reveal.getTotalSlides()")
+            assert total >= len(WALKTHROUGH) + 5, total
+            texts = []
+            for index in range(total):  # by the keys a clicker sends
+                if index:
+                    page.keyboard.press("PageDown")
+                page.wait_for_function("(i) => Reveal.getIndices().h === i", arg=index, timeout=10_000)
+                problems += _slide_problems(page, f"{width}×{height}, slide {index + 1} reached by PageDown")
+                texts.append(page.evaluate("() => document.querySelector('.slides > section.present').innerText"))
+                if (width, height) == (1280, 720):
+                    path = ARTIFACTS / "slides" / f"slide_{index + 1:02d}.png"
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=str(path))
+            for position, stage in enumerate(WALKTHROUGH, start=1):
+                index = next(i for i, text in enumerate(texts) if f"Step {position} of " in text)
+                assert stage_result(stage, hand) in texts[index], f"{stage}: {texts[index][:300]}"
+            for index in range(total):  # by a link to the slide, loaded afresh as after F5
+                page.goto(f"{slides.as_uri()}#/{index}")
+                page.reload(wait_until="load")
+                page.wait_for_selector(".reveal.ready", timeout=30_000)
+                page.wait_for_function("(i) => Reveal.getIndices().h === i", arg=index, timeout=10_000)
+                problems += _slide_problems(page, f"{width}×{height}, slide {index + 1} opened by its link")
+            context.close()
+            outside_requests += context.outside_requests
+    assert not problems, f"{len(problems)} problems, first ones:\n" + "\n".join(problems[:12])
+    assert not outside_requests, f"the slides asked the network for: {outside_requests}"
     assert not errors, f"the slides raised errors in the browser: {errors[:5]}"
+
+
+# ---------------------------------------------------------------------------------------------
+# The lecture in Voilà as `run.py lecture` serves it: readable from the back row, a clicker moves
+# it stage by stage, nothing from a network, and kernels of closed pages are freed
+
+
+def _run_py():
+    spec = importlib.util.spec_from_file_location("run_py", ROOT / "run.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+CULL_SECONDS = 3  # the test's idle timeout (run.py lecture uses minutes)
+
+
+@pytest.fixture(scope="module")
+def lecture_server(tmp_path_factory):
+    reason = missing_browser()
+    if reason:
+        skip_or_fail(reason)
+    from browser_support import JupyterServer
+
+    run_py = _run_py()
+    home = tmp_path_factory.mktemp("lecture-voila")
+    command = run_py.lecture_command(sys.executable, [
+        "--no-browser", "--Voila.ip=127.0.0.1", "--port={port}", "--Voila.port_retries=0", "--token={token}",
+        f"--MappingKernelManager.cull_idle_timeout={CULL_SECONDS}", "--MappingKernelManager.cull_interval=1"])
+    saved = dict(os.environ)
+    os.environ.update(run_py.lecture_env(dict(os.environ)))  # JupyterServer starts it with this environment
+    try:
+        server = JupyterServer(command, ROOT, home, "voila-lecture", ready_path="/voila/static/voila.js")
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    yield server
+    left = server.stop()
+    assert not left, f"processes left running after Voilà shut down: {left}"
+
+
+def _kernels(server) -> int:
+    from browser_support import child_pids
+
+    count = 0
+    for pid in child_pids(server.process.pid):
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        count += b"ipykernel" in command
+    return count
+
+
+def _open_lecture(context, server, width: int, height: int, query: str = ""):
+    page = context.new_page()
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(server.url("/" + query))
+    page.wait_for_function("() => window.lecturePresenter && document.querySelector('button')", timeout=120_000)
+    return page
+
+
+# Computed font sizes of every table cell, formula, widget label and line of prose in the lecture.
+LECTURE_FONTS = """() => {
+    const chosen = '#rendered_cells td, #rendered_cells th, #rendered_cells .layernorm-filled-steps td, '
+        + '#rendered_cells .widget-label, #rendered_cells .widget-html-content, #rendered_cells .widget-readout, '
+        + '#rendered_cells button, #rendered_cells select, #rendered_cells input, #rendered_cells p, #rendered_cells li, '
+        + '#rendered_cells pre';
+    return [...document.querySelectorAll(chosen)]
+        .filter(element => element.closest('.jp-Cell') && (element.innerText || element.value || '').trim())
+        .map(element => [element.tagName + '.' + element.className + ' "' +
+                         (element.innerText || element.value).trim().slice(0, 30) + '"',
+                         parseFloat(getComputedStyle(element).fontSize)]);
+}"""
+
+
+@pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080)])
+def test_lecture_is_readable_from_the_back_row(lecture_server, width, height):
+    from playwright.sync_api import sync_playwright  # noqa: F401  (missing_browser checked it)
+
+    floor = 24 * width / 1280  # 24 px at 1280 × 720, growing with the screen
+    with chromium() as browser:
+        context = offline_context(browser, (lecture_server.base,))
+        page = _open_lecture(context, lecture_server, width, height, "?page")
+        fonts = page.evaluate(LECTURE_FONTS)
+        page.screenshot(path=str(ARTIFACTS / "voila" / f"lecture_page_{width}x{height}.png"), full_page=False)
+        context.close()
+    assert len(fonts) > 50, f"found only {len(fonts)} texts to measure"
+    small = [f"{name}: {size:.1f}px" for name, size in fonts if size < floor - 0.5]
+    assert not small, f"{len(small)} texts below {floor:.0f}px at {width}×{height}:\n" + "\n".join(small[:10])
+    assert not context.outside_requests, f"the lecture asked outside addresses for: {context.outside_requests}"
+
+
+def test_clicker_keys_present_the_lecture_stage_by_stage(lecture_server):
+    (ARTIFACTS / "voila").mkdir(parents=True, exist_ok=True)
+    with chromium() as browser:
+        context = offline_context(browser, (lecture_server.base,))
+        page = _open_lecture(context, lecture_server, 1280, 720)
+        visible = "() => [...document.querySelectorAll('#rendered_cells .jp-Cell')].filter(c => c.offsetParent).map(c => c.innerText).join(' ')"
+        assert "LayerNorm, step by step" in page.evaluate(visible)
+        assert "The matrix" not in page.evaluate(visible), "presenter mode shows more than the first slide"
+        assert "Opening" not in page.evaluate(visible), "speaker notes are on screen"
+        page.keyboard.press("PageDown")
+        page.keyboard.press("PageDown")
+        page.wait_for_function(f"() => ({visible})().includes('step 1 of {len(WALKTHROUGH)}: input')")
+        for position, stage in enumerate(WALKTHROUGH[1:], start=2):
+            page.keyboard.press("PageDown")
+            page.wait_for_function(f"() => ({visible})().includes('step {position} of {len(WALKTHROUGH)}: {stage}')")
+        page.screenshot(path=str(ARTIFACTS / "voila" / "presenter_step_9.png"))
+        page.keyboard.press("PageUp")
+        page.wait_for_function(f"() => ({visible})().includes('step {len(WALKTHROUGH) - 1} of')")
+        page.keyboard.press("PageDown")
+        page.wait_for_function("() => [...document.querySelectorAll('button')].some(b => b.innerText.trim() === "
+                               "'Next ▶' && b.disabled && b.offsetParent)")  # the kernel has answered
+        page.keyboard.press("PageDown")  # the explorer is at its last stage: on to the next slide
+        page.wait_for_function(f"() => ({visible})().includes('γ and β: scale and shift')")
+        assert "step 9 of" not in page.evaluate(visible)
+        page.keyboard.press("n")
+        assert "Ask" in page.evaluate(visible), "N does not show the speaker notes"
+        page.locator(".jp-Cell.lecture-current input[type=text]").first.press("ArrowRight")  # stays in the field
+        assert "γ and β" in page.evaluate(visible) and "Rounding by hand" not in page.evaluate(visible)
+        page.reload()  # F5 comes back to the same slide
+        page.wait_for_function("() => window.lecturePresenter && document.querySelector('button')", timeout=120_000)
+        assert "γ and β: scale and shift" in page.evaluate(visible)
+        context.close()
+    assert not context.outside_requests, f"the lecture asked outside addresses for: {context.outside_requests}"
+
+
+def test_reloading_the_lecture_frees_the_kernels_of_closed_pages(lecture_server):
+    import time
+
+    with chromium() as browser:
+        context = offline_context(browser, (lecture_server.base,))
+        page = _open_lecture(context, lecture_server, 1280, 720, "?page")
+        for _ in range(4):
+            page.reload()
+            page.wait_for_function("() => window.lecturePresenter && document.querySelector('button')", timeout=120_000)
+        most = _kernels(lecture_server)
+        deadline = time.monotonic() + 10 * CULL_SECONDS + 20
+        while _kernels(lecture_server) > 1 and time.monotonic() < deadline:
+            time.sleep(0.5)
+        left = _kernels(lecture_server)
+        next_button = page.locator("button", has_text="Next ▶").first
+        next_button.click()  # the open page keeps its kernel: its widgets still answer
+        page.wait_for_function("() => document.body.innerText.includes('step 2 of')", timeout=20_000)
+        context.close()
+    assert most >= 2, f"reloading left only {most} kernel(s): the test did not load the page several times"
+    assert left == 1, f"{left} kernels left {10 * CULL_SECONDS + 20} s after 5 loads (expected only the open page's)"
 
 
 # ---------------------------------------------------------------------------------------------
