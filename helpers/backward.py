@@ -1,9 +1,9 @@
 """The backward pass of LayerNorm: how a change in the loss flows back to x, γ and β.
 
-With ``x̂ = (x − μ) / σ``, ``σ = √(var + eps)``, ``y = γ·x̂ + β`` and ``g = grad_output · γ``,
-the gradient with respect to one row is the closed form
+With ``x̂ = (x − μ) / σ_ε``, ``σ_ε = √(σ² + eps)`` (its reciprocal is ``rstd``), ``y = γ·x̂ + β``
+and ``g = grad_output · γ``, the gradient with respect to one row is the closed form
 
-    dx = (1/σ) · (g − mean(g) − x̂ · mean(g · x̂))
+    dx = rstd · (g − mean(g) − x̂ · mean(g · x̂))
 
 Subtracting mean(g) removes any push that would shift the whole row (LayerNorm ignores shifts);
 subtracting x̂ · mean(g · x̂) removes the push that would only rescale it (LayerNorm ignores scale,
@@ -16,14 +16,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from helpers.formula import layer_norm_forward
 from helpers.layernorm import DEFAULT_EPS, as_float_array, check_eps, per_feature
 
 
 def _normalised(values: np.ndarray, eps: float) -> tuple[np.ndarray, np.ndarray]:
-    mean = values.mean(axis=-1, keepdims=True)
-    differences = values - mean
-    std = np.sqrt((differences * differences).mean(axis=-1, keepdims=True) + eps)
-    return differences / std, std
+    x_hat, _, _, std = layer_norm_forward(values, eps)
+    return x_hat, std
 
 
 def _checked(x, gamma, eps):
@@ -68,12 +67,12 @@ class BackwardSteps:
     input: np.ndarray
     grad_output: np.ndarray
     gamma: np.ndarray
-    std: float  # σ = √(var + eps)
+    std: float  # σ_ε = √(σ² + eps), the reciprocal of rstd
     normalised: np.ndarray  # x̂
     g: np.ndarray  # grad_output · γ
     mean_g: float
     mean_g_normalised: float  # mean(g · x̂)
-    grad_x: np.ndarray  # (g − mean(g) − x̂ · mean(g · x̂)) / σ
+    grad_x: np.ndarray  # (g − mean(g) − x̂ · mean(g · x̂)) / σ_ε
 
 
 def layer_norm_backward_steps(row, grad_output, gamma=None, eps: float = DEFAULT_EPS) -> BackwardSteps:
@@ -96,8 +95,8 @@ def layer_norm_backward_steps(row, grad_output, gamma=None, eps: float = DEFAULT
 def layer_norm_jacobian(row, gamma=None, eps: float = DEFAULT_EPS) -> np.ndarray:
     """The n × n matrix J with ``J[i, j] = ∂y_i / ∂x_j`` for one row.
 
-    ``J = diag(γ) · (I − 1/n − x̂ x̂ᵀ / n) / σ``. Every row of J sums to 0 (``J · 1 = 0``: shifting
-    x changes nothing), and ``J · x̂ = γ · x̂ · eps / ((var + eps) · σ)``, tiny: scaling x changes
+    ``J = diag(γ) · (I − 1/n − x̂ x̂ᵀ / n) / σ_ε``. Every row of J sums to 0 (``J · 1 = 0``: shifting
+    x changes nothing), and ``J · x̂ = γ · x̂ · eps / ((σ² + eps) · σ_ε)``, tiny: scaling x changes
     almost nothing. Introduced in notebook 11.
     """
     values, scale = _checked(row, gamma, eps)
@@ -107,3 +106,79 @@ def layer_norm_jacobian(row, gamma=None, eps: float = DEFAULT_EPS) -> np.ndarray
     normalised, std = _normalised(values, eps)
     core = np.eye(n) - 1.0 / n - np.outer(normalised, normalised) / n
     return scale[:, None] * core / std
+
+
+def layer_norm_backward_from_saved(x, grad_output, mean, rstd, gamma=None) -> np.ndarray:
+    """dx as a kernel computes it: from x, dy and the per-row ``mean`` and ``rstd`` the forward pass saved.
+
+    x̂ is recomputed, ``(x − mean) · rstd`` (cheaper than storing a second full array); then two
+    reductions per row, ``a = mean(g)`` and ``b = mean(g · x̂)``, and ``dx = rstd · (g − a − x̂ · b)``.
+    Introduced in notebook 11.
+    """
+    values = np.asarray(x, dtype=np.float64)
+    upstream = np.asarray(grad_output, dtype=np.float64)
+    scale = per_feature(gamma, "gamma", values.shape[-1], default=1.0, dtype=np.float64)
+    x_hat = (values - mean) * rstd
+    g = upstream * scale
+    a = g.mean(axis=-1, keepdims=True)
+    b = (g * x_hat).mean(axis=-1, keepdims=True)
+    return rstd * (g - a - x_hat * b)
+
+
+def parameter_gradients_in_blocks(x, grad_output, block_rows: int, eps: float = DEFAULT_EPS):
+    """dγ and dβ as a parallel kernel reduces them: each block of ``block_rows`` rows sums its own
+    partial dγ = Σ dy · x̂ and dβ = Σ dy, then the partial sums are added.
+
+    Returns ``(partial_gamma, partial_beta, grad_gamma, grad_beta)``; the partials have one row per
+    block. Introduced in notebook 11.
+    """
+    values, _ = _checked(x, None, eps)
+    upstream = np.asarray(grad_output, dtype=np.float64)
+    if values.ndim != 2 or upstream.shape != values.shape:
+        raise ValueError(f"Give x and grad_output as matrices of the same shape; got {values.shape} and {upstream.shape}.")
+    if int(block_rows) != block_rows or block_rows < 1:
+        raise ValueError(f"block_rows must be a whole number of at least 1; got {block_rows!r}.")
+    x_hat, _ = _normalised(values, eps)
+    starts = range(0, values.shape[0], int(block_rows))
+    partial_gamma = np.array([(upstream[s:s + block_rows] * x_hat[s:s + block_rows]).sum(axis=0) for s in starts])
+    partial_beta = np.array([upstream[s:s + block_rows].sum(axis=0) for s in starts])
+    return partial_gamma, partial_beta, partial_gamma.sum(axis=0), partial_beta.sum(axis=0)
+
+
+@dataclass(frozen=True)
+class SgdRun:
+    """Plain SGD on a weight matrix W whose output feeds a LayerNorm; one entry per step."""
+
+    weight_norms: np.ndarray  # ‖W‖ before each step (Frobenius)
+    inner_products: np.ndarray  # ⟨W, ∇_W L⟩ before each step
+    gradient_norms: np.ndarray  # ‖∇_W L‖
+    losses: np.ndarray
+    learning_rate: float
+
+
+def sgd_into_layer_norm(inputs, targets, weight, learning_rate: float, steps: int,
+                        eps: float = DEFAULT_EPS) -> SgdRun:
+    """Train W in ``LayerNorm(inputs @ Wᵀ) ≈ targets`` (mean squared error) with plain SGD.
+
+    Because LayerNorm ignores the scale of its input, ∇_W L is (nearly) perpendicular to W, so each
+    step can only lengthen W: ‖W − η∇‖² = ‖W‖² + η²‖∇‖² up to that tiny inner product.
+    Introduced in notebook 11.
+    """
+    h = np.asarray(inputs, dtype=np.float64)
+    w = np.array(weight, dtype=np.float64)
+    wanted = np.asarray(targets, dtype=np.float64)
+    if h.ndim != 2 or w.ndim != 2 or w.shape[1] != h.shape[1] or wanted.shape != (h.shape[0], w.shape[0]):
+        raise ValueError("Shapes must be inputs (batch, d_in), weight (d_out, d_in), targets (batch, d_out).")
+    norms, inner, gradient_norms, losses = [], [], [], []
+    for _ in range(int(steps)):
+        x = h @ w.T
+        y = layer_norm_forward(x, eps)[0]
+        losses.append(float(((y - wanted) ** 2).mean()))
+        dy = 2 * (y - wanted) / y.size
+        dx = layer_norm_backward(x, dy, eps=eps)[0]
+        grad_w = dx.T @ h
+        norms.append(float(np.linalg.norm(w)))
+        inner.append(float(np.sum(w * grad_w)))
+        gradient_norms.append(float(np.linalg.norm(grad_w)))
+        w = w - learning_rate * grad_w
+    return SgdRun(np.array(norms), np.array(inner), np.array(gradient_norms), np.array(losses), float(learning_rate))

@@ -152,3 +152,51 @@ def test_bad_eps_or_gamma_is_refused_like_layer_norm_refuses_it():
             layer_norm_jacobian(ROW_1, gamma=bad_gamma)
     with pytest.raises(ValueError, match="rectangular array of numbers"):
         layer_norm_backward([[1.0, 2.0], [3.0]], np.ones(3))
+
+
+# --- what a kernel saves, block partial sums, scale invariance (notebook 11) --------------------
+
+
+def test_backward_from_saved_mean_and_rstd_matches_torch_kernel():
+    from helpers.backward import layer_norm_backward_from_saved
+
+    rng = np.random.default_rng(3)
+    x, dy, gamma = rng.normal(size=(6, 7)) * 3 + 1, rng.normal(size=(6, 7)), rng.normal(size=7)
+    xt = torch.tensor(x)
+    _, mean, rstd = torch.ops.aten.native_layer_norm(xt, [7], torch.tensor(gamma), None, 1e-5)
+    expected = torch.ops.aten.native_layer_norm_backward(torch.tensor(dy), xt, [7], mean, rstd, torch.tensor(gamma),
+                                                         None, [True, False, False])[0]
+    ours = layer_norm_backward_from_saved(x, dy, mean.numpy(), rstd.numpy(), gamma)
+    np.testing.assert_allclose(ours, expected.numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(ours, layer_norm_backward(x, dy, gamma)[0], rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("block_rows", [1, 4, 5, 64])
+def test_parameter_gradients_in_blocks_sum_to_autograd(block_rows):
+    from helpers.backward import parameter_gradients_in_blocks
+
+    rng = np.random.default_rng(block_rows)
+    x, dy = rng.normal(size=(18, 5)), rng.normal(size=(18, 5))
+    partial_gamma, partial_beta, grad_gamma, grad_beta = parameter_gradients_in_blocks(x, dy, block_rows)
+    assert partial_gamma.shape == (-(-18 // block_rows), 5) == partial_beta.shape
+    _, torch_gamma, torch_beta = _torch_gradients(x, dy, np.ones(5), np.zeros(5), 1e-5)
+    np.testing.assert_allclose(grad_gamma, torch_gamma, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(grad_beta, torch_beta, rtol=1e-10, atol=1e-12)
+    with pytest.raises(ValueError, match="whole number"):
+        parameter_gradients_in_blocks(x, dy, 0)
+
+
+def test_sgd_into_layer_norm_only_lengthens_the_weights():
+    from helpers.backward import sgd_into_layer_norm
+
+    rng = np.random.default_rng(0)
+    h, w, targets = rng.normal(size=(32, 8)), rng.normal(size=(6, 8)) * 0.3, rng.normal(size=(32, 6))
+    run = sgd_into_layer_norm(h, targets, w, learning_rate=0.5, steps=40)
+    cosines = run.inner_products / (run.weight_norms * run.gradient_norms)
+    assert np.max(np.abs(cosines)) < 1e-3  # the gradient is perpendicular to W, up to ε
+    tiny_eps = sgd_into_layer_norm(h, targets, w, learning_rate=0.5, steps=5, eps=1e-12)
+    assert np.max(np.abs(tiny_eps.inner_products / (tiny_eps.weight_norms * tiny_eps.gradient_norms))) < 1e-9
+    assert np.all(np.diff(run.weight_norms) > 0)  # so every step lengthens W
+    predicted = np.sqrt(run.weight_norms[:-1] ** 2 + (run.learning_rate * run.gradient_norms[:-1]) ** 2)
+    np.testing.assert_allclose(run.weight_norms[1:], predicted, rtol=1e-4)
+    assert run.losses[-1] < run.losses[0]
