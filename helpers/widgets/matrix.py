@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 import numpy as np
 
+from helpers.accessibility import name
 from helpers.data import parse_number
 from helpers.display import format_eps, show_matrix, side_by_side, steps_html, steps_text
 from helpers.layernorm import DEFAULT_EPS, frozen_array, layer_norm, layer_norm_steps
@@ -39,9 +40,11 @@ class MatrixEditor(NumbersBox):
         self.record = layer_norm_steps(self.matrix[self._row], eps=self.eps)
         self.cells = [[widgets.Text(value=_number_text(v), continuous_update=False,
                                     layout=widgets.Layout(width="90px")) for v in line] for line in self.matrix]
-        for line in self.cells:
-            for cell in line:
+        for i, line in enumerate(self.cells):
+            for j, cell in enumerate(line):
                 cell.observe(self._on_cell, names="value")
+                # no description (the grid's headers say it to the eye): a name for a screen reader
+                name(cell, f"row {i + 1}, feature f{j + 1}")
         self.row_labels = [widgets.Label(layout=widgets.Layout(width="60px")) for _ in range(rows)]
         self.row_lines = [widgets.HBox([label, *line]) for label, line in zip(self.row_labels, self.cells)]
         header = widgets.HBox([widgets.Label("", layout=widgets.Layout(width="60px"))] + [

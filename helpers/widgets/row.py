@@ -7,9 +7,11 @@ import html
 import ipywidgets as widgets
 import numpy as np
 
+from helpers.accessibility import caption_html, describe_image, result_sentence, status_html
 from helpers.data import parse_number, parse_row, split_row
 from helpers.display import STAGE_LABELS, stage_names, steps_html, steps_text
 from helpers.layernorm import DEFAULT_EPS, STAGES, layer_norm_steps
+from helpers.number_line import number_line_alt, number_line_text
 from helpers.validation import MAX_DECIMALS, InputError, check_decimals
 from helpers.widgets.base import (
     _WIDE,
@@ -72,6 +74,9 @@ class RowEditor(NumbersBox):
         self.table = widgets.HTML()
         self.plot_image = widgets.Image(format="png", layout=widgets.Layout(width="600px")) if plot else None
         self._picture = _NumberLinePicture() if plot else None
+        # For a screen reader: the result in words in a live region, and the picture's text alternative.
+        self.announcement = widgets.HTML()
+        self.plot_caption = widgets.HTML() if plot else None
 
         self.later_toggle = widgets.ToggleButton(value=False, description="show the later steps",
                                                  layout=widgets.Layout(width="200px"))
@@ -90,9 +95,10 @@ class RowEditor(NumbersBox):
             line(self.beta_text, self.messages["beta"], shown=self._learned("beta")),
             line(self.by_hand, self.places, self.messages["decimals"]),
             self.messages["general"],
+            self.announcement,
             self.table,
             line(self.later_toggle, shown=bool(self._later_stages())),
-        ] + ([self.plot_image] if plot else [])
+        ] + ([self.plot_image, self.plot_caption] if plot else [])
         self._render()
 
     # --- what a person does, in code
@@ -270,8 +276,14 @@ class RowEditor(NumbersBox):
         note = self._folded_note()
         self.table.value = steps_html(self.record, self.focus, self._stages()) + (
             f'<div style="font-size:12px;color:#555">{html.escape(note)}</div>' if note else "")
+        problem = next(iter(self._problems.values()), "")
+        self.announcement.value = status_html(f"⚠ {problem} The numbers shown are the last good ones." if problem
+                                              else result_sentence(self.record))
         if self.plot_image is not None:
             self.plot_image.value = self._picture.png(self.record)
+            alt = number_line_alt(self.record)
+            describe_image(self.plot_image, alt)
+            self.plot_caption.value = caption_html(alt, number_line_text(self.record))
 
     def text(self) -> str:
         note = self._folded_note()

@@ -1,0 +1,85 @@
+"""Accessible names, announcements and text alternatives for the widgets, on ipywidgets 7.7 (Colab) and 8.
+
+What a screen reader gets from core ipywidgets:
+
+- ipywidgets 8 links a control's ``description`` to its input (``<label for=…>``), so the description
+  is the accessible name: it must say what the control changes ("exact ε:", not "Text"). ``tooltip``
+  becomes the ``title`` attribute: on an <img> (``widgets.Image``) that is its accessible name, the
+  image's alt text in effect. 8 has no aria-label trait.
+- ipywidgets 7.7 (Colab) writes the description as a label that is not linked to its input, and has no
+  ``tooltip`` on most widgets (only ``description_tooltip``, shown on hover over the label). The names
+  below are still set where 7.7 has a place for them, and every picture also gets its text alternative
+  as visible text beside it, which a screen reader reads in either version.
+- Neither version lets Python set attributes on a widget's own element, so an announcement is an HTML
+  widget holding a ``role="status"`` element (a polite live region). Screen readers announce a status
+  region's new text; some announce it only when the region itself stays in the page, which an HTML
+  widget's update does not guarantee: the same words are therefore also visible text.
+
+Used by helpers.widgets; no maths here.
+"""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as widgets
+
+IPYWIDGETS_8 = hasattr(widgets.Widget, "_repr_mimebundle_")
+_STATUS_STYLE = "font-size:13px;color:#333;margin:2px 0"
+
+
+def name(control, words: str):
+    """Say what ``control`` changes, where the installed ipywidgets has a place for it; returns the control."""
+    if IPYWIDGETS_8:
+        control.tooltip = words
+    elif "description_tooltip" in control.trait_names():  # 7.7: hover text on the label only
+        control.description_tooltip = words
+    return control
+
+
+def accessible_name(control) -> str:
+    """The name a screen reader gives ``control``: its description (a button's text, or a field's linked
+    label in 8), else its tooltip."""
+    for trait in ("description", "tooltip", "description_tooltip"):
+        value = getattr(control, trait, None) if trait in control.trait_names() else None
+        if value:
+            return str(value).strip()
+    return ""
+
+
+def status_html(sentence: str) -> str:
+    """``sentence`` in a polite live region: read out when it changes, and visible as well."""
+    return (f'<div role="status" aria-live="polite" aria-atomic="true" style="{_STATUS_STYLE}">'
+            f"{html.escape(sentence)}</div>")
+
+
+def describe_image(image, alt: str) -> None:
+    """The image's text alternative: its title in 8 (an <img>'s accessible name); 7.7 has no place for it
+    on the image, so show ``alt`` beside it too (see :func:`caption_html`)."""
+    if IPYWIDGETS_8:
+        image.tooltip = alt
+
+
+def caption_html(alt: str, details: str = "") -> str:
+    """A picture's text alternative as visible text under it, with its numbers in a fold."""
+    fold = (f"<details><summary>the picture's numbers as text</summary><pre>{html.escape(details)}</pre></details>"
+            if details else "")
+    return f'<div style="font-size:12px;color:#444;max-width:600px">{html.escape(alt)}{fold}</div>'
+
+
+def result_sentence(record) -> str:
+    """What changed after an edit, in words: "mean now 0.4457, standard deviation now 0.5860 (√(σ² + ε)),
+    output now 1.1729, -1.2707, 0.0978" (the output only up to 12 values; by hand, at its places)."""
+    from helpers.display import format_number
+
+    places = 4 if record.decimals is None else record.decimals
+
+    def number(value) -> str:
+        return format_number(value, places)
+
+    sentence = f"mean now {number(record.mean)}, standard deviation now {number(record.std)} (√(σ² + ε))"
+    if len(record.output) <= 12:
+        sentence += ", output now " + ", ".join(number(v) for v in record.output)
+    if record.decimals is not None:
+        sentence += f"; by hand, rounding every step to {record.decimals} places"
+    return sentence + "."
