@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from helpers.formula import layer_norm_forward
 from helpers.layernorm import DEFAULT_EPS, as_float_array, layer_norm
 
 VARIANCE_METHODS = ("one-pass", "two-pass", "Welford")
@@ -46,13 +47,31 @@ def _values(x, dtype, axis=-1) -> np.ndarray:
     return np.moveaxis(stored, axis, -1)
 
 
+def running_sum(values, dtype) -> np.ndarray:
+    """Sum over the last axis one value at a time, every partial sum rounded to ``dtype``.
+
+    This is what a simple kernel with a ``dtype`` accumulator does. ``np.sum`` would not do for
+    float16: numpy adds float16 numbers in float32 and blocks of eight, which hides float16's
+    stall (a float16 running sum of ones stops at 2048, where the step between numbers becomes 2).
+    Introduced in notebook 09.
+    """
+    dtype = np.dtype(dtype)
+    values = np.asarray(values).astype(dtype)
+    total = np.zeros(values.shape[:-1], dtype=dtype)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for k in range(values.shape[-1]):
+            total = (total + values[..., k]).astype(dtype)
+    return total
+
+
 def _mean(values: np.ndarray, dtype) -> np.ndarray:
     n = dtype.type(values.shape[-1])
-    return np.sum(values, axis=-1, dtype=dtype) / n
+    return running_sum(values, dtype) / n
 
 
 def variance_one_pass(x, axis: int = -1, dtype=None) -> np.ndarray:
-    """Biased variance as ``E[x²] − E[x]²``, every operation in ``dtype``. Can be 0, negative or inf.
+    """Biased variance as ``E[x²] − E[x]²``, every operation in ``dtype`` (sums: ``running_sum``).
+    Can be 0, negative or inf.
 
     ``dtype=None`` uses x's float type (float64 for integers). Introduced in notebook 09.
     """
@@ -119,7 +138,9 @@ _VARIANCE_FUNCTIONS = {"one-pass": variance_one_pass, "two-pass": variance_two_p
 def layer_norm_with(x, variance_method: str = "two-pass", dtype=None, eps: float = DEFAULT_EPS) -> np.ndarray:
     """LayerNorm over the last axis (γ = 1, β = 0) with the chosen variance method, all in ``dtype``.
 
-    ``variance_method`` is one of ``VARIANCE_METHODS``. Nothing is checked or repaired: a negative
+    ``variance_method`` is one of ``VARIANCE_METHODS``. Two-pass in float32 or float64 is
+    ``helpers.formula.layer_norm_forward`` itself; in float16 it sums with ``running_sum``, because
+    numpy's own float16 sums are float32 inside. Nothing is checked or repaired: a negative
     one-pass variance gives NaN, an overflowing float16 square gives inf or NaN, exactly as a naive
     kernel would. Introduced in notebook 09.
     """
@@ -127,6 +148,9 @@ def layer_norm_with(x, variance_method: str = "two-pass", dtype=None, eps: float
         raise ValueError(f"variance_method must be one of {', '.join(VARIANCE_METHODS)}; got {variance_method!r}.")
     dtype = _float_dtype(x, dtype)
     values = _values(x, dtype)
+    if variance_method == "two-pass" and dtype != np.float16:
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            return layer_norm_forward(values, eps)[0]  # the package's formula; numpy sums float32 in float32
     variance = _VARIANCE_FUNCTIONS[variance_method](values, dtype=dtype)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         mean = _mean(values, dtype)[..., None]
