@@ -142,7 +142,8 @@ def run_call(fn, args, time_limit: float = TIME_LIMIT) -> Outcome:
 
     def target():
         try:
-            box["value"] = fn(*copies)
+            with np.errstate(all="ignore"):  # 0 / 0 gets a plain sentence (NaN) instead of numpy's warning
+                box["value"] = fn(*copies)
         except _Stopped:
             box["stopped"] = True
         except BaseException as error:  # noqa: BLE001 — the learner's code may raise anything
