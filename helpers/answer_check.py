@@ -17,8 +17,7 @@ import numpy as np
 
 from helpers.data import parse_number
 from helpers.display import format_eps, format_number
-from helpers.layernorm import DEFAULT_EPS, layer_norm_steps
-from helpers.layernorm import round_half_away_from_zero
+from helpers.layernorm import DEFAULT_EPS, layer_norm_steps, round_half_away_from_zero
 
 QUANTITIES = ("mean", "variance", "std", "normalised")
 RIGHT, ROUNDING, WRONG = "right", "right up to rounding", "wrong"

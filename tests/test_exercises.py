@@ -61,7 +61,7 @@ WRONG = [
     ("normalise", "wrong-length", "wrong length",
      lambda row, eps: ((row - np.mean(row)) / np.sqrt(np.var(row) + eps))[:-1]),
     ("normalise", "wrong-length", "wrong length",
-     lambda row, eps: list(((row - np.mean(row)) / np.sqrt(np.var(row) + eps))) + [0.0]),
+     lambda row, eps: list((row - np.mean(row)) / np.sqrt(np.var(row) + eps)) + [0.0]),
     ("scale_shift", "gamma-beta-swapped", "swapped", lambda x_hat, gamma, beta: beta * x_hat + gamma),
     ("scale_shift", "per-row", "per row", lambda x_hat, gamma, beta: gamma[:, None] * x_hat + beta[:, None]),
     ("scale_shift", "scalar-gamma", "scalar γ", lambda x_hat, gamma, beta: gamma[0] * x_hat + beta),

@@ -35,7 +35,6 @@ HAND_PLACES = 3  # the by-hand answers, rounded at every step as on paper
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import series  # noqa: E402  (tools/series.py: the notebooks' titles)
 
-
 # --------------------------------------------------------------------------------------------
 # Finding the questions and what they need
 
