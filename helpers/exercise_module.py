@@ -144,6 +144,9 @@ def _gamma_beta_and_gradients(layer, n, rng):
     x = np.round(rng.normal(0, 1, (4, n)), 3)
     tensor = torch.tensor(x, requires_grad=True)
     outcome = run_call(layer, (tensor,))
+    if outcome.problem is not None and "requires grad" in outcome.problem:
+        return ("Its forward leaves torch (it calls .numpy() on a tensor that needs gradients), so it is not "
+                "differentiable: keep to torch operations inside forward.", "not-differentiable")
     if outcome.problem is not None:
         return (f"Its forward failed with γ and β set. {outcome.problem}", outcome.key)
     out = outcome.value

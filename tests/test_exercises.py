@@ -196,7 +196,15 @@ class _Torch:
                 x_hat = (x - mean) / torch.sqrt(x.var(-1, keepdim=True, unbiased=False) + self.eps)
                 return self.beta * x_hat + self.gamma
 
+        class ThroughNumpy(solutions.make_module()):
+            def forward(self, x):
+                values = x.numpy()
+                mean = values.mean(-1, keepdims=True)
+                x_hat = (values - mean) / np.sqrt(values.var(-1, keepdims=True) + self.eps)
+                return self.gamma * torch.from_numpy(x_hat) + self.beta
+
         return [(HardCoded, "hard-coded-width", "hard-codes the width"),
+                (ThroughNumpy, "not-differentiable", "not differentiable"),
                 (NoParameters, "no-parameters", "no learnable parameters"),
                 (Detached, "not-differentiable", "not differentiable"),
                 (Unbiased, "n-1", "n − 1"),
