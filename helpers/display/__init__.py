@@ -30,7 +30,13 @@ from helpers.display.formatting import (
     places_for,
     text_width,
 )
-from helpers.display.formulas import APPROX_LEGEND, filled_formula, filled_formulas_html, filled_formulas_text, mode_text
+from helpers.display.formulas import (
+    APPROX_LEGEND,
+    filled_formula,
+    filled_formulas_html,
+    filled_formulas_text,
+    mode_text,
+)
 from helpers.display.matrix import MatrixView, show_matrix, side_by_side
 from helpers.display.steps import EXACT_EXTRA_PLACES, stage_names, steps_html, steps_text
 

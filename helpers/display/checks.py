@@ -12,6 +12,8 @@ from helpers.display.formatting import (
     _FLAG_STYLE,
     _HIGHLIGHT_STYLE,
     _NUMBER_CELL,
+    _SCROLL_CLOSE,
+    _SCROLL_OPEN,
     DEFAULT_PLACES,
     format_eps,
     format_number,
@@ -21,6 +23,7 @@ from helpers.display.formatting import (
     text_width,
 )
 from helpers.published_check import CLOSE_TOLERANCE
+
 
 def format_difference(difference: float) -> str:
     """A largest difference, stable across machines: ``0``, ``< 1e-12`` (rounding noise) or ``2.1e-01``."""
@@ -70,7 +73,7 @@ def comparison_html(report) -> str:
     return (
         f'<div class="layernorm-comparison"><div style="font-weight:600;margin:4px 0">'
         f"{html.escape(_comparison_title(report))}</div>"
-        f'<table style="{_CSS}"><tr>{head}</tr>{"".join(body)}</table></div>'
+        f'{_SCROLL_OPEN}<table style="{_CSS}"><tr>{head}</tr>{"".join(body)}</table>{_SCROLL_CLOSE}</div>'
     )
 
 
@@ -141,7 +144,7 @@ def published_check_html(check) -> str:
     for row, cells in zip(check.rows, _published_check_rows(check)):
         style = _HIGHLIGHT_STYLE if row.close else _FLAG_STYLE
         tds = "".join(
-            f'<td style="{_CELL + ";text-align:left" if k in (0, 7) else _NUMBER_CELL + ";white-space:pre"}">'
+            f'<td style="{_CELL + ";text-align:left;white-space:nowrap" if k in (0, 7) else _NUMBER_CELL + ";white-space:pre"}">'
             f"{html.escape(cell)}</td>" for k, cell in enumerate(cells)
         )
         body.append(f'<tr style="{style}">{tds}</tr>')
@@ -149,7 +152,7 @@ def published_check_html(check) -> str:
     return (
         f'<div class="layernorm-published-check"><div style="font-weight:600;margin:4px 0">'
         f"{html.escape(_published_check_title(check))}</div>"
-        f'<table style="{_CSS}"><tr>{head}</tr>{"".join(body)}</table>'
+        f'{_SCROLL_OPEN}<table style="{_CSS}"><tr>{head}</tr>{"".join(body)}</table>{_SCROLL_CLOSE}'
         f'<div style="font-size:12px;margin-top:4px;color:#444">{notes}</div></div>'
     )
 
@@ -203,5 +206,5 @@ def eps_fits_html(check) -> str:
     return (
         f'<div class="layernorm-eps-fits"><div style="font-weight:600;margin:4px 0">'
         f"{html.escape(_eps_fits_title(check))}</div>"
-        f'<table style="{_CSS}"><tr>{head}</tr>{"".join(body)}</table></div>'
+        f'{_SCROLL_OPEN}<table style="{_CSS}"><tr>{head}</tr>{"".join(body)}</table>{_SCROLL_CLOSE}</div>'
     )

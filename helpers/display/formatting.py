@@ -36,6 +36,10 @@ _CELL = "padding:2px 10px;border-bottom:1px solid #ddd"
 _NUMBER_CELL = _CELL + ";text-align:right"
 _FLAG_STYLE = "background:#fdf0d5"  # pale orange, paired with a text marker for colour-blind readers
 _HIGHLIGHT_STYLE = "background:#dbe9f6"
+# Every table sits in a box that scrolls sideways when it is wider than its cell (a laptop with
+# JupyterLab's file browser open leaves about 590 px), so nothing is cut off or wrapped.
+_SCROLL_OPEN = '<div class="layernorm-scroll" style="overflow-x:auto;max-width:100%">'
+_SCROLL_CLOSE = "</div>"
 
 
 def text_width(text: str) -> int:

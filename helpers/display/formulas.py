@@ -18,6 +18,8 @@ from helpers.display.formatting import (
     _CSS,
     _FLAG_STYLE,
     _HIGHLIGHT_STYLE,
+    _SCROLL_CLOSE,
+    _SCROLL_OPEN,
     DEFAULT_PLACES,
     ELLIPSIS,
     STAGE_LABELS,
@@ -250,5 +252,5 @@ def filled_formulas_html(record, stages, focus=(), title: str = "") -> str:
     heading = f'<div style="font-weight:600;margin:4px 0">{html.escape(title)}</div>' if title else ""
     legend = "".join(f"<div>{html.escape(line)}</div>" for line in _legend(record, stages))
     notes = f'<div style="font-size:12px;margin-top:4px;color:#444">{legend}</div>' if legend else ""
-    return (f'<div class="layernorm-filled-steps">{heading}<div style="overflow-x:auto;max-width:100%">'
-            f'<table style="{_CSS}">{"".join(rows)}</table></div>{notes}</div>')
+    return (f'<div class="layernorm-filled-steps">{heading}{_SCROLL_OPEN}'
+            f'<table style="{_CSS}">{"".join(rows)}</table>{_SCROLL_CLOSE}{notes}</div>')

@@ -13,6 +13,8 @@ from helpers.display.formatting import (
     _CSS,
     _HIGHLIGHT_STYLE,
     _NUMBER_CELL,
+    _SCROLL_CLOSE,
+    _SCROLL_OPEN,
     DEFAULT_PLACES,
     EDGE_ITEMS,
     ELIDE_OVER,
@@ -22,6 +24,7 @@ from helpers.display.formatting import (
     pad,
     text_width,
 )
+
 
 @dataclass(frozen=True)
 class MatrixView:
@@ -86,8 +89,8 @@ class MatrixView:
             rows.append(f'<tr{style}><th style="{_CELL};text-align:left">{html.escape(self._row_name(i))}</th>{cells}</tr>')
         title = f'<div style="font-weight:600;margin:4px 0">{html.escape(self.title)}</div>' if self.title else ""
         return (
-            f'<div class="layernorm-matrix">{title}<table style="{_CSS}"><tr><th style="{_CELL}"></th>{headers}</tr>'
-            f'{"".join(rows)}</table></div>'
+            f'<div class="layernorm-matrix">{title}{_SCROLL_OPEN}<table style="{_CSS}"><tr><th style="{_CELL}"></th>{headers}</tr>'
+            f'{"".join(rows)}</table>{_SCROLL_CLOSE}</div>'
         )
 
 

@@ -14,6 +14,8 @@ from helpers.display.formatting import (
     _FLAG_STYLE,
     _HIGHLIGHT_STYLE,
     _NUMBER_CELL,
+    _SCROLL_CLOSE,
+    _SCROLL_OPEN,
     DEFAULT_PLACES,
     STAGE_LABELS,
     format_eps,
@@ -171,8 +173,8 @@ def steps_html(record, focus=(), stages=None) -> str:
         if hand:
             cells += f'<td style="{_CELL};color:#999">│</td>' + numbers(row.exact_cells, _NUMBER_CELL + ";color:#555")
         body.append(f'<tr{style}><th style="{_CELL};{weight}text-align:left">{html.escape(row.label)}{mark}'
-                    f'</th><td style="{_CELL};text-align:left;color:#555">{row.formula_html}</td>{cells}</tr>')
+                    f'</th><td style="{_CELL};text-align:left;color:#555;white-space:nowrap">{row.formula_html}</td>{cells}</tr>')
     summary = _drift_summary(record)
     notes = f'<div style="font-size:12px;margin-top:4px">{html.escape(summary)}</div>' if summary else ""
     return (f'<div class="layernorm-steps"><div style="font-weight:600;margin:4px 0">{html.escape(_title(record))}'
-            f'</div><table style="{_CSS}">{head}{"".join(body)}</table>{notes}</div>')
+            f'</div>{_SCROLL_OPEN}<table style="{_CSS}">{head}{"".join(body)}</table>{_SCROLL_CLOSE}{notes}</div>')
