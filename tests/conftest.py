@@ -75,3 +75,14 @@ def torch_layer_norm(x, weight=None, bias=None, eps=EPS) -> np.ndarray:
     w = None if weight is None else torch.tensor(np.asarray(weight), dtype=torch.float64)
     b = None if bias is None else torch.tensor(np.asarray(bias), dtype=torch.float64)
     return torch.nn.functional.layer_norm(tensor, (tensor.shape[-1],), w, b, eps).numpy()
+
+
+# Fixtures that start Chromium, JupyterLab, Voila or npm: a test using one is a browser test, so
+# `run.py test --fast` (-m "not browser") leaves it out even if its module forgot the marker.
+BROWSER_FIXTURES = {"browser", "chromium_browser", "lab", "lab_page", "voila", "slides", "laptop_page"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)

@@ -13,12 +13,12 @@ import math
 import numpy as np
 import pytest
 import torch
+from conftest import EPS, LESSON_X, torch_layer_norm
+from conftest import PUBLISHED_OUTPUT as PUBLISHED
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import helpers
-from conftest import EPS, LESSON_X, torch_layer_norm
-from conftest import PUBLISHED_OUTPUT as PUBLISHED
 from helpers.published_check import CONVENTIONS, check_published_output, smallest_zero_sum_squares
 
 HALF_UNIT = 0.005  # the table is printed to 2 places
@@ -102,7 +102,7 @@ def test_the_true_output_rounded_passes_and_its_eps_ranges_are_right():
     assert all(row.verdict.startswith("right") for row in check.rows)
     for row, x_row, digits in zip(check.rows, LESSON_X, TRUE_ROUNDED):
         for convention, fit in zip(CONVENTIONS, row.eps_fits):
-            def prints(eps):
+            def prints(eps, x_row=x_row, convention=convention, digits=digits):
                 return prints_as(layer_norm_under(x_row, eps, convention.unbiased, convention.eps_inside_root), digits)
 
             if convention.unbiased:  # ÷ (n − 1) shrinks every output by √(2/3): nothing fits

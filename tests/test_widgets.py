@@ -18,9 +18,6 @@ ipywidgets = pytest.importorskip("ipywidgets")
 
 from conftest import EPS, numpy_stages  # noqa: E402
 from conftest import LESSON_X as X  # noqa: E402
-import helpers  # noqa: E402
-from helpers import widgets  # noqa: E402
-from helpers.layernorm import STAGES  # noqa: E402
 from widget_driver import (  # noqa: E402
     assert_row_shows,
     expected_stages,
@@ -29,6 +26,10 @@ from widget_driver import (  # noqa: E402
     tables,
     visible_text,
 )
+
+import helpers  # noqa: E402
+from helpers import widgets  # noqa: E402
+from helpers.layernorm import STAGES  # noqa: E402
 
 
 def four(value) -> str:
@@ -787,7 +788,7 @@ def test_matrix_editor_breakdown_and_drop_down_follow_the_row_last_edited():
 
 def test_explorer_title_stage_and_marks_follow_every_action():
     explorer = widgets.step_explorer(X)
-    for position in range(1, 7):
+    for _ in range(6):
         explorer.next()
     assert explorer.stage == "std" and explorer.position_label.value.startswith("step 7 of 9")
     for row in (4, 1):

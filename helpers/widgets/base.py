@@ -13,7 +13,6 @@ import numpy as np
 from helpers.data import parse_number
 from helpers.validation import check_matrix, check_row_index, eps_from_text
 
-
 # ipywidgets 8 gives a widget's text form through _repr_mimebundle_, 7.x through _ipython_display_.
 IPYWIDGETS_8 = hasattr(widgets.Widget, "_repr_mimebundle_")
 
@@ -58,7 +57,7 @@ class NumbersBox(widgets.VBox):
     def __repr__(self) -> str:
         try:
             return self.text()
-        except Exception:  # still being built: a repr must never fail
+        except Exception:  # noqa: BLE001 - still being built: a repr must never fail
             return f"{type(self).__name__}()"
 
     __str__ = __repr__
