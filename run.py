@@ -211,7 +211,26 @@ def _names_a_path(arg: str) -> bool:
     return (ROOT / arg.split("::", 1)[0]).exists()
 
 
+# `run.py test --fast`: unit and property tests only (no notebooks, browser, npm, kernels or benchmarks).
+FAST_TESTS = ("answer_check", "backward", "cli", "data", "display", "errata_count", "exercises", "forensics",
+              "layernorm", "norm_family", "numerics", "plots", "properties", "published_check", "reference",
+              "widgets")
+
+
+def cmd_test_fast(extra: list[str]) -> int:
+    python = ensure_env()
+    files = [f"tests/test_{name}.py" for name in FAST_TESTS if (TESTS / f"test_{name}.py").is_file()]
+    cmd = [str(python), "-m", "pytest", *files, "-m", "not browser", "-q", "-p", "no:cacheprovider", *extra]
+    code = run(cmd)
+    lint = run([str(python), "-m", "ruff", "check", "."])
+    say("Fast tests only: notebooks (nbval), browser tests and the Colab-like pass were not run; "
+        "`python3 run.py test` runs everything.")
+    return code or lint
+
+
 def cmd_test(extra: list[str]) -> int:
+    if "--fast" in extra:
+        return cmd_test_fast([arg for arg in extra if arg != "--fast"])
     python = ensure_env()
     targets: list[str] = []
     # `run.py test tests/test_maths.py` runs just that; otherwise everything.
@@ -237,10 +256,12 @@ def cmd_test(extra: list[str]) -> int:
     if code == 5:
         print("error: no tests were collected, so nothing was checked "
               "(a run that tests nothing does not pass)", file=sys.stderr)
-    if extra:  # a chosen subset of tests: the Colab-like pass is for full runs only
+    if any(_names_a_path(arg) for arg in extra):  # chosen test files: the Colab-like pass is for full runs
+        say("Colab-like pass not run: you chose which tests to run.")
         return code
+    lint = run([str(python), "-m", "ruff", "check", "."]) or run([str(python), "-m", "ruff", "format", "--check", "."])
     colab_code = run_colab_like_tests()
-    return code or colab_code
+    return code or lint or colab_code
 
 
 def find_colab_python() -> str | None:
@@ -401,6 +422,7 @@ PASSTHROUGH = {
              "  python3 run.py test -k variance      only tests matching 'variance'\n"
              "  python3 run.py test tests/test_x.py  only that file\n"
              "  python3 run.py test -x               stop at the first failure\n"
+             "  python3 run.py test --fast           unit and property tests and lint only (< 1 min)\n"
              "  python3 run.py test -- --help        pytest's own help"),
     "lecture": ("present the lecture with Voila: live widgets, no code on screen",
                 "Serve lecture/layernorm_lecture.ipynb with Voila (from .venv) and open it in\n"
