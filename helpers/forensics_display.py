@@ -258,9 +258,9 @@ _GALLERY_HEADER = (
     "axis",
     "one pass?",
     "= PyTorch?",
-    "departs from PyTorch in",
-    "largest change",
+    "change on x",
     "on x + 100, float32",
+    "departs from PyTorch in",
 )
 
 
@@ -279,9 +279,9 @@ def _gallery_rows(g) -> list[tuple[str, ...]]:
                 str(f.axis),
                 _yes(f.one_pass),
                 "✓ yes" if f.matches_torch else "✗ no",
-                departures(f),
                 change,
                 offset,
+                departures(f),
             )
         )
     return rows
@@ -304,7 +304,7 @@ def _gallery_title(g) -> str:
 
 _GALLERY_NOTES = (
     (
-        "largest change: the largest |output − PyTorch's output| on x (γ = 1, β = 0), and the row where "
+        "change on x: the largest |output − PyTorch's output| on x (γ = 1, β = 0), and the row where "
         "it is; 0 means 0 at the places shown."
     ),
     "on x + 100, float32: the same, for x + 100 computed in float32 (LayerNorm's output should not move).",
@@ -317,4 +317,4 @@ def gallery_text(g) -> str:
 
 def gallery_html(g) -> str:
     flagged = {i for i, r in enumerate(g.results) if not r.fingerprint.matches_torch}
-    return _html_table(_gallery_title(g), _GALLERY_HEADER, _gallery_rows(g), _GALLERY_NOTES, flagged, wrap={8})
+    return _html_table(_gallery_title(g), _GALLERY_HEADER, _gallery_rows(g), _GALLERY_NOTES, flagged, wrap={10})
