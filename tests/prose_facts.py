@@ -19,14 +19,15 @@ Adding facts: one line per fact, ``facts.add(value_or_array, "what it is (notebo
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
 
 import helpers
-from helpers.published_check import check_published_output
 from helpers.display import format_number
 from helpers.layernorm import STAGES
+from helpers.published_check import check_published_output
 
 EXACT_PLACES = (2, 3, 4, 5)
 HAND_DECIMALS = (1, 2, 3)
@@ -43,6 +44,9 @@ FRAMEWORK_EPS = {
     "BERT": 1e-12,
     "Keras": 1e-3,
 }
+
+
+_NOTEBOOK_NAMED = re.compile(r"notebook (\d\d)")
 
 
 @dataclass(frozen=True)
@@ -70,10 +74,17 @@ class Facts:
         for stage in STAGES:
             self.add(record.stage(stage), f"{source}: {stage}", places)
 
-    def explain(self, text: str) -> str | None:
-        """The source of the first fact the quoted number ``text`` matches, or None."""
+    def explain(self, text: str, notebook: str | None = None) -> str | None:
+        """The source of the first fact the quoted number ``text`` matches, or None.
+
+        With ``notebook`` (its two-digit number, "07"), a fact whose source names a notebook ("…
+        (notebook 07)", "notebook 06's γ") counts only for that notebook; the lesson's data and
+        records count everywhere."""
         value, places, scientific = _read_quoted(text)
         for fact in self.facts:
+            named = _NOTEBOOK_NAMED.findall(fact.source)
+            if notebook is not None and named and notebook not in named:
+                continue
             if scientific:
                 if math.isclose(fact.value, value, rel_tol=1e-12, abs_tol=0.0):
                     return fact.source
@@ -172,5 +183,8 @@ def build_facts() -> Facts:
     facts.add(x.mean(axis=1), "each row's mean to one place, as in 'row 5's values are all about 0.7' (notebook 10)", places=1)
     facts.add((x[0] + 300).astype(np.float16), "row 1 + 300 as float16 stores it (notebook 09)", places=(1, 2))
     facts.add(np.spacing(np.float16(300)), "the step between float16 numbers near 300 (notebook 09)", places=2)
+    facts.add([1e-12, 1e-2], "the ends of the row editor's ε slider to try (notebook 05)")
+    facts.add([2, 0.5, -1, 0.5, -0.25, 1], "the target γ* and β* learning starts from (notebook 10)", places=(1, 2))
+    facts.add(1e-8, "a smaller ε, for the scale direction's singular value (notebook 11)")
 
     return facts
