@@ -42,7 +42,7 @@ class StepExplorer(NumbersBox):
         self.next_button = widgets.Button(description="Next ▶", layout=widgets.Layout(width="110px"))
         self.show_all_toggle = widgets.ToggleButton(value=False, description="show all",
                                                     layout=widgets.Layout(width="100px"))
-        self.position_label = widgets.Label()
+        self.position_label = widgets.Label(layout=widgets.Layout(width="auto"))  # never cut off: it wraps below
         self.message_html = widgets.HTML(layout=widgets.Layout(min_height="24px"))  # no jump when a message appears
         self.matrix_html = widgets.HTML()
         self.stages_html = widgets.HTML()
@@ -52,7 +52,7 @@ class StepExplorer(NumbersBox):
         self.show_all_toggle.observe(self._on_show_all, names="value")
         self.children = [
             widgets.HBox([self.row_picker, self.previous_button, self.next_button, self.show_all_toggle,
-                          self.position_label], layout=widgets.Layout(align_items="center")),
+                          self.position_label], layout=widgets.Layout(align_items="center", flex_flow="row wrap")),
             self.message_html,
             self.matrix_html,
             self.stages_html,

@@ -45,9 +45,9 @@ class MatrixEditor(NumbersBox):
                 cell.observe(self._on_cell, names="value")
                 # no description (the grid's headers say it to the eye): a name for a screen reader
                 name(cell, f"row {i + 1}, feature f{j + 1}")
-        self.row_labels = [widgets.Label(layout=widgets.Layout(width="60px")) for _ in range(rows)]
+        self.row_labels = [widgets.Label(layout=widgets.Layout(width="76px")) for _ in range(rows)]  # fits "▶ row 10"
         self.row_lines = [widgets.HBox([label, *line]) for label, line in zip(self.row_labels, self.cells)]
-        header = widgets.HBox([widgets.Label("", layout=widgets.Layout(width="60px"))] + [
+        header = widgets.HBox([widgets.Label("", layout=widgets.Layout(width="76px"))] + [
             widgets.Label(f"f{j + 1}", layout=widgets.Layout(width="90px")) for j in range(columns)])
         self.row_picker = widgets.Dropdown(options=[(f"row {i + 1}", i) for i in range(rows)], value=self._row,
                                            description="current row:", layout=widgets.Layout(width="220px"), **_WIDE)
@@ -59,10 +59,12 @@ class MatrixEditor(NumbersBox):
         self.output_html = widgets.HTML()
         self.steps_html = widgets.HTML()
         self.children = [
-            widgets.HBox([self.row_picker, self.eps_text], layout=widgets.Layout(align_items="center")),
+            widgets.HBox([self.row_picker, self.eps_text], layout=widgets.Layout(align_items="center",
+                                                                                 flex_flow="row wrap")),
             self.message_html,
             widgets.HBox([widgets.VBox([widgets.HTML("<b>input X</b> (edit any cell)"), header, *self.row_lines]),
-                          self.output_html], layout=widgets.Layout(align_items="flex-start")),
+                          self.output_html],  # side by side when there is room, else the output below
+                         layout=widgets.Layout(align_items="flex-start", flex_flow="row wrap", grid_gap="0 16px")),
             self.steps_html,
         ]
         self._render()
