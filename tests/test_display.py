@@ -11,10 +11,10 @@ from html.parser import HTMLParser
 
 import numpy as np
 import pytest
-
-import helpers
 from conftest import LESSON_X as X
 from conftest import numpy_stages
+
+import helpers
 from helpers import format_number, layer_norm_steps, show_matrix
 from helpers.display import STAGE_LABELS, format_eps, format_values, steps_html, steps_text, text_width
 from helpers.layernorm import STAGES
@@ -392,3 +392,18 @@ def test_hand_rounded_is_defined_once_on_the_record():
     assert not layer_norm_steps(X[0]).hand_rounded
     assert not layer_norm_steps(X[0], decimals=3).exact.hand_rounded
     assert not hasattr(helpers.display, "_is_hand_rounded")
+
+
+def test_a_table_view_is_described_once_and_both_renderings_say_the_same():
+    from helpers.display import eps_fits_table, render_html, render_text
+    from helpers.published_check import check_published_output
+    from widget_driver import tables
+
+    table = eps_fits_table(check_published_output(helpers.load_published_output(), X))
+    text, page = render_text(table), render_html(table)
+    (parsed,) = tables(page)
+    assert [row.cells for row in parsed[1:]] == [[cell.text for cell in row.cells] for row in table.rows]
+    for row, shown in zip(table.rows, parsed[1:]):
+        assert " ".join(cell.text for cell in row.cells) in " ".join(text.split())  # the same cells, in order
+    flagged = page.count("background:#fdf0d5")
+    assert flagged == sum(cell.flagged for row in table.rows for cell in row.cells) and flagged > 0

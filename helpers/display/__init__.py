@@ -8,8 +8,10 @@ does. Introduced in notebook 01.
 
 from helpers.display.checks import (
     comparison_html,
+    comparison_table,
     comparison_text,
     eps_fits_html,
+    eps_fits_table,
     eps_fits_text,
     format_difference,
     format_eps_range,
@@ -38,6 +40,7 @@ from helpers.display.formulas import (
     mode_text,
 )
 from helpers.display.matrix import MatrixView, show_matrix, side_by_side
+from helpers.display.model import Cell, Row, Table, render_html, render_text
 from helpers.display.steps import EXACT_EXTRA_PLACES, stage_names, steps_html, steps_text
 
 __all__ = [
@@ -45,5 +48,6 @@ __all__ = [
     "comparison_html", "comparison_text", "eps_fits_html", "eps_fits_text", "filled_formula", "filled_formulas_html",
     "filled_formulas_text", "format_difference", "format_eps", "format_eps_range", "format_number", "format_row",
     "format_values", "pad", "published_check_html", "published_check_text", "show_matrix", "side_by_side",
-    "stage_names", "steps_html", "steps_text", "text_width", "APPROX_LEGEND", "mode_text", "places_for",
+    "stage_names", "steps_html", "steps_text", "text_width", "Cell", "Row", "Table", "render_html", "render_text",
+    "comparison_table", "eps_fits_table", "APPROX_LEGEND", "mode_text", "places_for",
 ]

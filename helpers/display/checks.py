@@ -22,6 +22,7 @@ from helpers.display.formatting import (
     pad,
     text_width,
 )
+from helpers.display.model import Cell, Row, Table, render_html, render_text
 from helpers.published_check import CLOSE_TOLERANCE
 
 
@@ -53,28 +54,20 @@ def _comparison_title(report) -> str:
     return f"LayerNorm on a {shape} matrix (float64, eps = {format_eps(report.eps)}) against {report.reference_name}"
 
 
+def comparison_table(report) -> Table:
+    """The comparison report described once; a row that differs is flagged."""
+    rows = tuple(Row(tuple(Cell(text) for text in row), flagged=row[2] == "no") for row in _comparison_rows(report))
+    return Table("layernorm-comparison", _comparison_title(report), _COMPARISON_HEADER, rows)
+
+
 def comparison_text(report) -> str:
     """A comparison report as an aligned text table."""
-    rows = [_COMPARISON_HEADER, *_comparison_rows(report)]
-    widths = [max(len(row[k]) for row in rows) for k in range(len(_COMPARISON_HEADER))]
-    lines = [_comparison_title(report)]
-    lines += ["  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
-    return "\n".join(lines)
+    return render_text(comparison_table(report))
 
 
 def comparison_html(report) -> str:
     """A comparison report as an HTML table; a row that differs is marked."""
-    head = "".join(f'<th style="{_CELL};text-align:left">{h}</th>' for h in _COMPARISON_HEADER)
-    body = []
-    for row in _comparison_rows(report):
-        style = f' style="{_FLAG_STYLE}"' if row[2] == "no" else ""
-        body.append(f"<tr{style}>" + "".join(f'<td style="{_CELL};text-align:left">{html.escape(c)}</td>' for c in row)
-                    + "</tr>")
-    return (
-        f'<div class="layernorm-comparison"><div style="font-weight:600;margin:4px 0">'
-        f"{html.escape(_comparison_title(report))}</div>"
-        f'{_SCROLL_OPEN}<table style="{_CSS}"><tr>{head}</tr>{"".join(body)}</table>{_SCROLL_CLOSE}</div>'
-    )
+    return render_html(comparison_table(report))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -185,26 +178,18 @@ def _eps_fits_header(check) -> tuple[str, ...]:
     return ("row", *(convention.short_name for convention in CONVENTIONS))
 
 
+def eps_fits_table(check) -> Table:
+    """For every row and convention, the eps range that reproduces the row, described once."""
+    rows = tuple(Row((Cell(cells[0], heading=True), *(Cell(c, flagged=c == "none") for c in cells[1:])))
+                 for cells in _eps_fits_rows(check))
+    return Table("layernorm-eps-fits", _eps_fits_title(check), _eps_fits_header(check), rows)
+
+
 def eps_fits_text(check) -> str:
     """For every row and convention, the eps range that reproduces the row (``none`` if no eps does)."""
-    rows = [_eps_fits_header(check), *_eps_fits_rows(check)]
-    widths = [max(text_width(row[k]) for row in rows) for k in range(len(rows[0]))]
-    lines = [_eps_fits_title(check)]
-    lines += ["  " + "  ".join(pad(cell, width) for cell, width in zip(row, widths)).rstrip() for row in rows]
-    return "\n".join(lines)
+    return render_text(eps_fits_table(check))
 
 
 def eps_fits_html(check) -> str:
     """The same as an HTML table; a cell where no eps fits is marked."""
-    head = "".join(f'<th style="{_CELL};text-align:left">{html.escape(h)}</th>' for h in _eps_fits_header(check))
-    body = []
-    for cells in _eps_fits_rows(check):
-        tds = [f'<th style="{_CELL};text-align:left">{cells[0]}</th>']
-        tds += [f'<td style="{_CELL};text-align:left{";" + _FLAG_STYLE if c == "none" else ""}">{html.escape(c)}</td>'
-                for c in cells[1:]]
-        body.append(f"<tr>{''.join(tds)}</tr>")
-    return (
-        f'<div class="layernorm-eps-fits"><div style="font-weight:600;margin:4px 0">'
-        f"{html.escape(_eps_fits_title(check))}</div>"
-        f'{_SCROLL_OPEN}<table style="{_CSS}"><tr>{head}</tr>{"".join(body)}</table>{_SCROLL_CLOSE}</div>'
-    )
+    return render_html(eps_fits_table(check))
