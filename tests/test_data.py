@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 import helpers
-from conftest import LESSON_X, PUBLISHED_OUTPUT  # the lesson's matrix and its (wrong) published output, as printed
 from helpers.data import load_matrix, parse_matrix_text, parse_number, parse_row, split_row
+
+from conftest import LESSON_X, PUBLISHED_OUTPUT  # the lesson's matrix and its (wrong) published output, as printed
 
 
 def write(tmp_path: Path, content: str | bytes, name: str = "matrix.csv") -> Path:

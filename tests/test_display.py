@@ -11,13 +11,14 @@ from html.parser import HTMLParser
 
 import numpy as np
 import pytest
-from conftest import LESSON_X as X
-from conftest import numpy_stages
 
 import helpers
 from helpers import format_number, layer_norm_steps, show_matrix
 from helpers.display import STAGE_LABELS, format_eps, format_values, steps_html, steps_text, text_width
 from helpers.layernorm import STAGES
+
+from conftest import LESSON_X as X
+from conftest import numpy_stages
 
 VOID_ELEMENTS = {"br", "hr", "img", "input", "meta", "link", "col", "wbr"}
 
@@ -395,10 +396,10 @@ def test_hand_rounded_is_defined_once_on_the_record():
 
 
 def test_a_table_view_is_described_once_and_both_renderings_say_the_same():
-    from widget_driver import tables
-
     from helpers.display import eps_fits_table, render_html, render_text
     from helpers.published_check import check_published_output
+
+    from widget_driver import tables
 
     table = eps_fits_table(check_published_output(helpers.load_published_output(), X))
     text, page = render_text(table), render_html(table)

@@ -15,9 +15,10 @@ import numpy as np
 import pytest
 
 import helpers
+from helpers import STAGES, layer_norm, layer_norm_steps, round_half_up
+
 from conftest import LESSON_X as X
 from conftest import LESSON_X_TEXT, exact_layer_norm, torch_layer_norm
-from helpers import STAGES, layer_norm, layer_norm_steps, round_half_up
 
 EXACT_EPS = Fraction(1, 100_000)  # 1e-5, exactly
 

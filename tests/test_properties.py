@@ -22,9 +22,10 @@ from hypothesis import strategies as st  # noqa: E402
 from hypothesis.extra import numpy as hnp  # noqa: E402
 
 import helpers  # noqa: E402
-from conftest import torch_layer_norm  # noqa: E402
 from helpers import format_number, layer_norm, layer_norm_steps, load_matrix, round_half_up  # noqa: E402
 from helpers.display import steps_text  # noqa: E402
+
+from conftest import torch_layer_norm  # noqa: E402
 
 UNIT_ROUNDOFF = np.finfo(np.float64).eps / 2
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -330,7 +331,7 @@ def test_every_displayed_equation_marked_equal_is_true_at_the_precision_shown(ro
         if " ≈ " in line:
             assert "≈: the numbers shown are rounded" in text  # "≈" is always explained
             continue
-        if line.endswith(("1 · x̂ + 0 = " + line.rsplit(" = ", 1)[1])):
+        if line.endswith("1 · x̂ + 0 = " + line.rsplit(" = ", 1)[1]):
             # y = 1 · x̂ + 0: the output repeats x̂ as shown
             assert line.rsplit(" = ", 1)[1] in filled_formula(record, "normalised")
             continue

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+
 from prose_facts import build_facts
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,13 +13,14 @@ import math
 import numpy as np
 import pytest
 import torch
-from conftest import EPS, LESSON_X, torch_layer_norm
-from conftest import PUBLISHED_OUTPUT as PUBLISHED
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import helpers
 from helpers.published_check import CONVENTIONS, check_published_output, smallest_zero_sum_squares
+
+from conftest import EPS, LESSON_X, torch_layer_norm
+from conftest import PUBLISHED_OUTPUT as PUBLISHED
 
 HALF_UNIT = 0.005  # the table is printed to 2 places
 

@@ -16,6 +16,10 @@ from hypothesis import strategies as st
 
 ipywidgets = pytest.importorskip("ipywidgets")
 
+import helpers  # noqa: E402
+from helpers import widgets  # noqa: E402
+from helpers.layernorm import STAGES  # noqa: E402
+
 from conftest import EPS, numpy_stages  # noqa: E402
 from conftest import LESSON_X as X  # noqa: E402
 from widget_driver import (  # noqa: E402
@@ -26,10 +30,6 @@ from widget_driver import (  # noqa: E402
     tables,
     visible_text,
 )
-
-import helpers  # noqa: E402
-from helpers import widgets  # noqa: E402
-from helpers.layernorm import STAGES  # noqa: E402
 
 
 def four(value) -> str:
