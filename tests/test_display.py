@@ -409,3 +409,32 @@ def test_a_table_view_is_described_once_and_both_renderings_say_the_same():
         assert " ".join(cell.text for cell in row.cells) in " ".join(text.split())  # the same cells, in order
     flagged = page.count("background:#fdf0d5")
     assert flagged == sum(cell.flagged for row in table.rows for cell in row.cells) and flagged > 0
+
+
+def test_a_flattened_row_shows_its_tiny_variance_in_significant_digits():
+    row = [0.663, 0.664, 0.665]
+    variance = float(np.var(np.array(row)))  # 6.67e-7: "0.0000" at 4 places would hide it
+    shown = f"{variance:.9f}"  # 3 significant digits
+    assert shown == "0.000000667"
+    record = layer_norm_steps(row)
+    assert shown in steps_text(record) and shown in steps_html(record)
+    from helpers.display import filled_formula
+
+    assert filled_formula(record, "variance").endswith(f"= {shown}")
+
+
+def test_published_check_marks_each_verdict_in_text_and_html():
+    from helpers.display import published_check_html, published_check_text
+    from helpers.published_check import check_published_output
+
+    from widget_driver import tables
+
+    check = check_published_output(helpers.load_published_output(), X)
+    marks = {"impossible": "✗", "wrong": "✗", "close": "≈", "right": "✓"}
+    text_rows = published_check_text(check).splitlines()[2:2 + len(check.rows)]
+    (parsed,) = tables(published_check_html(check))
+    for row, line, shown in zip(check.rows, text_rows, parsed[1:]):
+        mark = next(m for word, m in marks.items() if row.verdict.startswith(word))
+        assert f"{mark} {row.verdict}" in line and shown.cells[-1] == f"{mark} {row.verdict}"
+        assert shown.highlighted == row.close and shown.flagged == (not row.close)
+    assert any(row.close for row in check.rows) and not all(row.close for row in check.rows)

@@ -807,3 +807,15 @@ def test_explorer_title_stage_and_marks_follow_every_action():
     assert [r.label for r in tables(explorer.stages_html.value)[0]][-1] == "output"
     explorer.select_row(9)  # a bad row: a message; the reserved line keeps the widget from jumping
     assert explorer.message_html.layout.min_height and "from 0 to 4" in visible_text(explorer.message_html.value)
+
+
+def test_explorer_says_when_it_rounds_by_hand_and_flags_drift():
+    explorer = widgets.step_explorer(X, row=4, decimals=3)
+    explorer.show_all(True)
+    for shown in (visible_text(explorer.stages_html.value), repr(explorer)):
+        assert "rounded by hand to 3 places (halves away from zero)" in shown
+        assert "≠ exact" in shown
+    exact = widgets.step_explorer(X, row=4)
+    assert "rounded by hand" not in repr(exact) and ", exact;" in repr(exact)
+    flagged = [row.label for row in tables(explorer.stages_html.value)[0] if row.flagged]
+    assert "normalised" in flagged  # row 5 by hand ends at −0.618 where the truth is −0.5743
