@@ -16,25 +16,26 @@ its own clean path and the test fails if any process it started is left behind.
 from __future__ import annotations
 
 import re
+import statistics
 import sys
+import time
 from pathlib import Path
 
 import pytest
-
 from browser_support import (
-    ARTIFACTS,
-    VIEWPORT,
+    MARK_OUTPUT,
     WALKTHROUGH,
-    X,
     JupyterServer,
+    X,
     by_hand,
-    chromium,
-    copy_for_serving,
+    close_notebook,
     exact_steps,
     four,
-    jupyter_lab,
     offline_context,
-    require_browser,
+    open_and_run,
+    run_notebook_once,
+    save_screenshot,
+    shared_session,
     stage_result,
 )
 
@@ -45,170 +46,39 @@ NOTEBOOKS = sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "notebo
 LECTURES = sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "lecture").glob("*.ipynb"))
 LECTURE = "lecture/layernorm_lecture.ipynb"
 
-CELL_TIMEOUT_MS = 120_000
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-TALLEST_SCREENSHOT = 16_000
 
 
 # ---------------------------------------------------------------------------------------------
 # Fixtures: one JupyterLab, one browser, one page
 
 
-@pytest.fixture(scope="module")
-def served_folder(tmp_path_factory):
-    require_browser()
-    home = tmp_path_factory.mktemp("browser")
-    return home, copy_for_serving(home / "root")
+# One JupyterLab, one Chromium and one JupyterLab page for this module and tests/test_accessibility.py
+# (browser_support.shared_session), so the notebooks are run once for both.
 
 
 @pytest.fixture(scope="module")
-def lab(served_folder):
-    home, folder = served_folder
-    server = jupyter_lab(folder, home)
-    yield server
-    server.stop()
+def session():
+    return shared_session()
 
 
 @pytest.fixture(scope="module")
-def browser():
-    require_browser()
-    with chromium() as running:
-        yield running
+def served_folder(session):
+    return session.home, session.folder
 
 
 @pytest.fixture(scope="module")
-def lab_page(lab, browser):
-    context = offline_context(browser, (lab.base,))
-    page = context.new_page()
-    page.goto(lab.url("/lab"))
-    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
-    page.evaluate("async () => { await window.jupyterapp.started; await window.jupyterapp.restored; }")
-    page.evaluate("""async () => {  // more room for the notebook: no file browser
-        const app = window.jupyterapp;
-        if (!app.shell.leftCollapsed) await app.commands.execute('application:toggle-left-area');
-        for (const widget of [...app.shell.widgets('main')]) widget.close();  // the Launcher
-    }""")
-    yield page
-    context.close()
+def lab(session):
+    return session.lab
 
 
-# ---------------------------------------------------------------------------------------------
-# Driving JupyterLab through its own commands (window.jupyterapp, exposed by the server's settings)
-
-OPEN_NOTEBOOK = """async (path) => {
-    const app = window.jupyterapp;
-    const panel = await app.commands.execute('docmanager:open', {path, factory: 'Notebook'});
-    await panel.context.ready;
-    await panel.sessionContext.ready;
-    app.shell.activateById(panel.id);
-    window.testPanel = panel;
-    return panel.id;
-}"""
-
-# The stored outputs go first, so that everything checked afterwards was made in this browser.
-RUN_ALL = """async () => {
-    const app = window.jupyterapp;
-    await app.commands.execute('notebook:clear-all-cell-outputs');
-    await app.commands.execute('notebook:run-all-cells');
-}"""
-
-# Finished when the kernel is idle and no cell is waiting ([*]); every code cell should then have a
-# number (a cell without one was never run, e.g. after an error: the report below says so).
-FINISHED = """() => {
-    const panel = window.testPanel;
-    const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
-    if (!kernel || kernel.status !== 'idle') return false;
-    const cells = panel.content.widgets.filter(cell => cell.model.type === 'code');
-    return cells.every(cell => !cell.promptNode.textContent.includes('*'))
-        && (cells.every(cell => cell.model.executionCount !== null)
-            || cells.some(cell => cell.model.outputs.toJSON().some(o => o.output_type === 'error')));
-}"""
-
-WIDGETS_DRAWN = """() => {
-    const panel = window.testPanel;
-    return panel.content.widgets.every(cell => {
-        if (cell.model.type !== 'code') return true;
-        return cell.model.outputs.toJSON().every((output, j) => {
-            if (!output.data || !output.data['%s']) return true;
-            const child = cell.outputArea.widgets[j];
-            return child && child.node.querySelector('.jupyter-widgets') !== null;
-        });
-    });
-}""" % WIDGET_VIEW
-
-REPORT = """() => {
-    const panel = window.testPanel;
-    const problems = [];
-    let widgets = 0, cells = 0;
-    panel.content.widgets.forEach((cell, i) => {
-        if (cell.model.type !== 'code') return;
-        cells += 1;
-        if (cell.model.executionCount === null) problems.push(`cell ${i}: never ran`);
-        cell.model.outputs.toJSON().forEach((output, j) => {
-            if (output.output_type === 'error') problems.push(`cell ${i}: ${output.ename}: ${output.evalue}`);
-            if (output.output_type === 'stream' && output.name === 'stderr')
-                problems.push(`cell ${i}: stderr: ${String(output.text).slice(0, 200)}`);
-            if (!output.data || !output.data['%s']) return;
-            widgets += 1;
-            const child = cell.outputArea.widgets[j];
-            const view = child && child.node.querySelector('.jupyter-widgets');
-            const text = child ? child.node.textContent : '';
-            if (!view) problems.push(`cell ${i}: widget not rendered, shows: ${text.slice(0, 120)}`);
-            else if (view.getBoundingClientRect().height < 10) problems.push(`cell ${i}: widget rendered empty`);
-            else if (/Error displaying widget|model not found/i.test(text)) problems.push(`cell ${i}: ${text.slice(0, 120)}`);
-        });
-    });
-    const errorNodes = panel.node.querySelectorAll('[data-mime-type="application/vnd.jupyter.stderr"]').length;
-    if (errorNodes) problems.push(`${errorNodes} error or stderr output(s) on the page`);
-    return {problems, widgets, cells};
-}""" % WIDGET_VIEW
-
-CLOSE = """async () => {
-    const panel = window.testPanel;
-    await panel.sessionContext.shutdown();
-    panel.context.model.dirty = false;  // the copy's outputs changed; nothing to keep
-    panel.dispose();
-    window.testPanel = null;
-}"""
-
-MARK_OUTPUT = """([source, name]) => {
-    // Tag the output of the first code cell whose source contains ``source``, for locators.
-    const cell = window.testPanel.content.widgets.find(
-        c => c.model.type === 'code' && c.model.sharedModel.getSource().includes(source));
-    if (!cell) return false;
-    cell.outputArea.node.setAttribute('data-test', name);
-    return true;
-}"""
+@pytest.fixture(scope="module")
+def browser(session):
+    return session.browser
 
 
-def open_and_run(page, path: str) -> dict:
-    page.evaluate(OPEN_NOTEBOOK, path)
-    page.evaluate(RUN_ALL)
-    page.wait_for_function(FINISHED, timeout=CELL_TIMEOUT_MS, polling=100)
-    try:
-        page.wait_for_function(WIDGETS_DRAWN, timeout=20_000, polling=100)
-    except Exception:  # noqa: BLE001 - the report below says which widget did not render
-        pass
-    return page.evaluate(REPORT)
-
-
-def close_notebook(page) -> None:
-    page.evaluate(CLOSE)
-
-
-def save_screenshot(page, name: str) -> Path:
-    """A screenshot of the whole document: the window is made as tall as the tallest thing that scrolls."""
-    path = ARTIFACTS / f"{name}.png"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    height = page.evaluate("() => Math.max(...[...document.querySelectorAll('*')].map(node => node.scrollHeight))")
-    page.set_viewport_size({"width": VIEWPORT["width"], "height": min(height + 120, TALLEST_SCREENSHOT)})
-    page.evaluate("""() => new Promise(done => requestAnimationFrame(() => {
-        document.querySelectorAll('*').forEach(node => { if (node.scrollTop) node.scrollTop = 0; });
-        requestAnimationFrame(done);
-    }))""")
-    page.screenshot(path=str(path))
-    page.set_viewport_size(VIEWPORT)
-    return path
+@pytest.fixture(scope="module")
+def lab_page(session):
+    return session.page
 
 
 # ---------------------------------------------------------------------------------------------
@@ -217,11 +87,7 @@ def save_screenshot(page, name: str) -> Path:
 
 @pytest.mark.parametrize("path", NOTEBOOKS + LECTURES)
 def test_notebook_runs_in_jupyterlab_with_every_widget_drawn(lab_page, path):
-    try:
-        report = open_and_run(lab_page, path)
-        save_screenshot(lab_page, f"jupyterlab/{Path(path).stem}")
-    finally:
-        close_notebook(lab_page)
+    report = run_notebook_once(lab_page, path)["report"]  # shared with the accessibility check
     assert report["cells"] > 0, f"{path}: no code cells found on the page"
     if "widgets." in (ROOT / path).read_text(encoding="utf-8"):
         assert report["widgets"] > 0, f"{path} makes widgets, but none appeared on the page"
@@ -369,6 +235,166 @@ def test_step_explorer_as_a_learner(lab_page):
         assert explorer_line(explorer, "output") is None
     finally:
         close_notebook(page)
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. By keyboard alone, and how fast a keystroke reaches the screen
+
+KEYBOARD_CELLS = [
+    "import helpers\nfrom helpers import widgets\nx = helpers.load_residual()",
+    "widgets.row_editor(x[0], plot=True)",
+    "widgets.step_explorer(x, row=0, decimals=3)",
+    "widgets.matrix_editor(x)",
+    "widgets.answer_checker(x[0], 'mean')",
+]
+
+FOCUSED = """() => {  // what has the focus: its accessible name, and whether the focus can be seen
+    const node = document.activeElement;
+    if (!node || node === document.body) return null;
+    // Its label (linked, wrapping, or its widget's own label, as for a slider's handle and readout),
+    // else its title, its text or its placeholder.
+    const linked = node.id && document.querySelector(`label[for="${node.id}"]`);
+    const widget = node.closest('.jupyter-widgets:not(.widget-box)');
+    const own = widget && widget.querySelector(':scope > .widget-label');
+    const name = node.getAttribute('aria-label') || (linked && linked.textContent.trim())
+        || (node.closest('label') && node.closest('label').textContent.trim()) || (own && own.textContent.trim())
+        || node.title || node.textContent.trim() || node.placeholder || node.tagName;
+    const style = getComputedStyle(node);
+    const visible = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0)
+        || style.boxShadow !== 'none' || node.matches(':focus-visible');
+    return {name, visible, tag: node.tagName};
+}"""
+
+
+@pytest.fixture(scope="module")
+def keyboard_page(lab_page, session):
+    """A scratch notebook in the served copy with the four widgets, run; one output tagged per widget."""
+    import nbformat
+
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code) for code in KEYBOARD_CELLS])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(notebook, session.folder / "notebooks" / "keyboard_walk.ipynb")
+    report = open_and_run(lab_page, "notebooks/keyboard_walk.ipynb")
+    assert not report["problems"], report["problems"]
+    for source, name in (("row_editor", "row-editor"), ("step_explorer", "explorer"),
+                         ("matrix_editor", "matrix"), ("answer_checker", "checker")):
+        assert lab_page.evaluate(MARK_OUTPUT, [source, name])
+    yield lab_page
+    close_notebook(lab_page)
+
+
+def tab_names(page, presses: int) -> list[dict]:
+    seen = []
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        seen.append(page.evaluate(FOCUSED))
+    return seen
+
+
+def test_row_editor_by_keyboard_alone_and_keystroke_to_screen(keyboard_page):
+    page = keyboard_page
+    editor = page.locator('[data-test="row-editor"]')
+    text_box(editor, "row x:").focus()  # arriving at the widget; from here on only keys
+    # Tab order: the paste field, each value, the ε slider, the exact ε, γ, β, "by hand", places.
+    walk = tab_names(page, 11)
+    names = [name for k, name in enumerate(step["name"] for step in walk) if k == 0 or name != walk[k - 1]["name"]]
+    expected = ["x1", "x2", "x3", "ε (log scale):", "exact ε:", "gamma γ:", "beta β:",
+                "by hand, rounding every step to", "places"]
+    assert [n for n in names if n in expected] == expected, f"Tab order {names}"
+    assert all(step["visible"] for step in walk), f"focus not visible on {[s['name'] for s in walk if not s['visible']]}"
+
+    # Enter in the paste field: time from the keystroke to the new numbers and the new picture on screen.
+    picture = editor.locator("img").first
+    latencies = []
+    rows = [X[4], X[1], X[2], X[3], X[0], X[4]]
+    for row in rows:
+        text_box(editor, "row x:").focus()
+        page.keyboard.press("Control+A")
+        page.keyboard.type(", ".join(str(v) for v in row))
+        before = picture.get_attribute("src")
+        start = time.perf_counter()
+        page.keyboard.press("Enter")
+        wait_for_table(page, editor, expected_numbers(row))
+        page.wait_for_function("([img, before]) => img.src !== before && img.complete",
+                               arg=[picture.element_handle(), before], timeout=10_000, polling="raf")
+        latencies.append(time.perf_counter() - start)
+    median = statistics.median(latencies[1:])  # the first edit also warms up the kernel's caches
+    print(f"keystroke (Enter) to new numbers and picture on screen: median {median * 1000:.0f} ms "
+          f"over {len(latencies) - 1} edits (wall time, shared machine)")
+    said = editor.locator('[role="status"]').first.text_content()
+    assert f"standard deviation now {four(exact_steps(X[4])['std'])}" in said, said
+
+    # Arrows on the slider, Space on the checkbox.
+    eps = move_eps_slider(page, editor, steps=10)
+    assert 0.9e-4 <= eps <= 1.1e-4, eps
+    wait_for_table(page, editor, expected_numbers(X[4], eps))
+    editor.locator('input[type="checkbox"]').first.focus()
+    page.keyboard.press("Space")
+    hand = by_hand(X[4], 3, eps)
+    page.wait_for_function("([root, text]) => root.textContent.includes(text)",
+                           arg=[editor.element_handle(), f"mean now {hand['mean']}"], timeout=10_000)
+
+
+def test_step_explorer_by_keyboard_alone(keyboard_page):
+    page = keyboard_page
+    explorer = page.locator('[data-test="explorer"]')
+    explorer.locator("select").focus()
+    names = [step["name"] for step in tab_names(page, 3)]
+    assert names[:2] == ["◀ Previous", "Next ▶"] or names[0] == "Next ▶", f"Tab order {names}"
+    explorer.locator("button", has_text="Next ▶").focus()
+    hand = by_hand(X[0])
+    for position, stage in enumerate(WALKTHROUGH[1:], start=2):
+        page.keyboard.press("Space")
+        page.wait_for_function("([root, text]) => root.textContent.includes(text)",
+                               arg=[explorer.element_handle(), f"step {position} of {len(WALKTHROUGH)}: {stage}"],
+                               timeout=10_000, polling=50)
+        if position == len(WALKTHROUGH):
+            break
+        explorer.locator("button", has_text="Next ▶").focus()  # a disabled button drops the focus
+    line = explorer.locator("tr", has_text="output").first.text_content()
+    assert line.strip().endswith(stage_result("output", hand)), line
+    # Arrow keys on the row picker: row 2 at the same stage.
+    explorer.locator("select").focus()
+    page.keyboard.press("ArrowDown")
+    expected = stage_result("output", by_hand(X[1]))
+    page.wait_for_function("([root, text]) => root.textContent.includes(text)",
+                           arg=[explorer.element_handle(), expected], timeout=10_000)
+
+
+def test_matrix_editor_by_keyboard_alone(keyboard_page):
+    page = keyboard_page
+    matrix = page.locator('[data-test="matrix"]')
+    cells = matrix.locator(".widget-text input")
+    cells.first.focus()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("2.5")
+    page.keyboard.press("Enter")
+    row = [2.5, X[0][1], X[0][2]]
+    expected = [four(v) for v in exact_steps(row)["normalised"]]
+    page.wait_for_function("([root, values]) => values.every(v => root.textContent.includes(v))",
+                           arg=[matrix.element_handle(), expected], timeout=10_000)
+    page.keyboard.press("Tab")
+    focused = page.evaluate(FOCUSED)
+    assert focused["name"] == "row 1, feature f2" and focused["visible"], focused
+
+
+def test_answer_checker_by_keyboard_alone(keyboard_page):
+    page = keyboard_page
+    checker = page.locator('[data-test="checker"]')
+    text_box(checker, "your answer:").focus()
+    page.keyboard.type("0.4457")
+    page.keyboard.press("Enter")
+    page.wait_for_function("(root) => root.textContent.includes('✓ Right')", arg=checker.element_handle(),
+                           timeout=10_000)
+    text_box(checker, "your answer:").focus()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("0.5")
+    page.keyboard.press("Tab")
+    focused = page.evaluate(FOCUSED)
+    assert focused["name"] == "Check" and focused["visible"], focused
+    page.keyboard.press("Space")
+    page.wait_for_function("(root) => root.textContent.includes('✗ Not yet')",
+                           arg=checker.element_handle(), timeout=10_000)
 
 
 def test_jupyterlab_shuts_down_cleanly(lab, lab_page):

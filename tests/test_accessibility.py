@@ -1,0 +1,195 @@
+"""Usable without a mouse and without sight: automated checks of every notebook, the lecture and the widgets.
+
+- In the browser (marked ``browser``): axe-core, loaded from a local file (tests/accessibility_support.py),
+  scans every notebook after Run All in JupyterLab and the lecture in Voilà, scoped to the series' own
+  content (cell outputs and rendered markdown, not the host's chrome), and finds no serious or critical
+  violation. The notebooks are run once for this file and tests/test_browser.py together.
+- Without a browser: every widget control has an accessible name saying what it changes, the row
+  editor announces its result in words in a live region, and its picture has a text alternative.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from accessibility_support import axe_scan, counts, serious
+from browser_support import JupyterServer, X, exact_steps, offline_context, run_notebook_once, shared_session
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "notebooks").glob("*.ipynb"))
+LECTURES = sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "lecture").glob("*.ipynb"))
+LECTURE = "lecture/layernorm_lecture.ipynb"
+
+
+# JupyterLab draws a figure output (image/png) as an <img> with no alt attribute and no way to give it
+# one (its image renderer reads only width and height from the output's metadata), so axe reports
+# "image-alt" on every matplotlib figure. That is the host's renderer, and what a screen reader needs
+# instead is the figure's text twin printed in the output: test_every_figure_has_a_text_twin_in_its_output
+# below checks that. Only this one rule, and only on JupyterLab's own image outputs, is set aside here.
+HOST_IMAGE = "jp-RenderedImage"
+
+
+def assert_no_serious(scan: dict, where: str) -> None:
+    print(f"axe-core on {where}: {counts(scan)}")
+    if "error" in scan:
+        from browser_support import skip_or_fail
+
+        skip_or_fail(scan["error"])
+    found = [v for v in serious(scan)
+             if not (v["id"] == "image-alt" and all(HOST_IMAGE in html for html in v["where"]))]
+    assert not found, f"{where}: serious or critical accessibility problems:\n" + "\n".join(
+        f"  {v['impact']} {v['id']} ×{v['count']}: {v['help']}; e.g. {v['where'][0]}" for v in found)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path", NOTEBOOKS + LECTURES)
+def test_notebook_after_run_all_has_no_serious_accessibility_problem(path):
+    session = shared_session()
+    run = run_notebook_once(session.page, path)
+    assert run["report"]["cells"] > 0, f"{path} did not open"
+    assert_no_serious(run["axe"], path)
+
+
+@pytest.mark.browser
+def test_lecture_in_voila_has_no_serious_accessibility_problem():
+    session = shared_session()
+    command = [sys.executable, "-m", "voila", LECTURE, "--no-browser", "--Voila.ip=127.0.0.1", "--port={port}",
+               "--Voila.port_retries=0", "--token={token}"]
+    server = JupyterServer(command, session.folder, session.home, "voila-axe", ready_path="/voila/static/voila.js")
+    context = offline_context(session.browser, (server.base,))
+    try:
+        page = context.new_page()
+        page.goto(server.url("/"))
+        page.wait_for_selector("button:has-text('Next ▶')", timeout=120_000)
+        page.wait_for_load_state("networkidle")
+        scan = axe_scan(page, "#rendered_cells, .jp-OutputArea-output, .jp-RenderedMarkdown")
+    finally:
+        context.close()
+        server.stop()
+    assert_no_serious(scan, "the lecture in Voilà")
+
+
+# ---------------------------------------------------------------------------------------------
+# Without a browser: names, live regions and text alternatives, in ipywidgets 7.7 and 8 alike
+
+widgets = pytest.importorskip("ipywidgets")
+CONTROLS = (widgets.Text, widgets.BoundedIntText, widgets.FloatLogSlider, widgets.Checkbox, widgets.Dropdown,
+            widgets.Button, widgets.ToggleButton, widgets.RadioButtons, widgets.IntSlider, widgets.FloatSlider)
+GENERIC = re.compile(r"^(text|value|box|input|button|select|)\s*:?$", re.IGNORECASE)
+
+
+def controls(widget):
+    """Every control inside ``widget`` (depth first)."""
+    found = [widget] if isinstance(widget, CONTROLS) else []
+    for child in getattr(widget, "children", ()):
+        found += controls(child)
+    return found
+
+
+def accessible_name(control) -> str:
+    from helpers.accessibility import accessible_name as name
+
+    return name(control)
+
+
+def made_widgets():
+    from helpers import widgets as w
+
+    return {
+        "row editor": w.row_editor(X[0], plot=True),
+        "step explorer": w.step_explorer(np.array(X), decimals=3),
+        "matrix editor": w.matrix_editor(np.array(X)),
+        "answer checker": w.answer_checker(X[0], "mean"),
+    }
+
+
+@pytest.mark.parametrize("name", ["row editor", "step explorer", "matrix editor", "answer checker"])
+def test_every_control_has_a_name_saying_what_it_changes(name):
+    widget = made_widgets()[name]
+    found = controls(widget)
+    assert found, f"the {name} has no controls"
+    for control in found:
+        label = accessible_name(control)
+        assert label and not GENERIC.match(label), f"the {name} has a {type(control).__name__} named {label!r}"
+
+
+def test_row_editor_announces_the_new_result_in_words():
+    from helpers import widgets as w
+
+    editor = w.row_editor(X[0], plot=True)
+    expected = exact_steps(X[4])
+    editor.set_row(", ".join(str(v) for v in X[4]))
+    said = re.sub(r"<[^>]+>", "", editor.announcement.value)
+    assert 'aria-live="polite"' in editor.announcement.value and 'role="status"' in editor.announcement.value
+    assert f"standard deviation now {expected['std']:.4f}" in said, said
+    assert f"mean now {expected['mean']:.4f}" in said, said
+    editor.set_row("1, abc")  # bad input: the announcement says so and the numbers stay
+    assert "⚠" in re.sub(r"<[^>]+>", "", editor.announcement.value) or "not a number" in editor.announcement.value
+
+
+def test_row_editor_picture_has_a_text_alternative():
+    from helpers import widgets as w
+
+    editor = w.row_editor(X[4], plot=True)
+    expected = exact_steps(X[4])
+    caption = editor.plot_caption.value
+    assert f"√(σ² + ε) = {expected['std']:.4f}" in caption and f"{expected['mean']:.4f}" in caption
+    if w.IPYWIDGETS_8:  # 8 puts the tooltip on the <img> as its title, which names it; 7.7 has only the caption
+        assert editor.plot_image.tooltip and f"{expected['std']:.4f}" in editor.plot_image.tooltip
+
+
+# ---------------------------------------------------------------------------------------------
+# Without a browser: the notebooks' own structure
+
+def markdown_cells(path: str):
+    import nbformat
+
+    notebook = nbformat.read(ROOT / path, as_version=4)
+    return [(i, cell.source) for i, cell in enumerate(notebook.cells) if cell.cell_type == "markdown"]
+
+
+VAGUE_LINKS = {"here", "click here", "this", "link", "more", "read more", "this link"}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS + LECTURES)
+def test_headings_in_order_one_title_and_links_that_say_where(path):
+    headings, problems = [], []
+    for i, source in markdown_cells(path):
+        prose = re.sub(r"```.*?```", "", source, flags=re.DOTALL)
+        headings += [(len(m.group(1)), i, m.group(2)) for m in re.finditer(r"^(#{1,6})\s+(.*)$", prose, re.MULTILINE)]
+        for text, target in re.findall(r"(?<!!)\[([^\]]*)\]\(([^)]*)\)", source):
+            if text.strip().lower() in VAGUE_LINKS or text.strip().startswith(("http://", "https://")):
+                problems.append(f"cell {i}: link text {text!r} does not say where {target} goes")
+        problems += [f"cell {i}: a picture with no alt text" for _ in re.findall(r"!\[\s*\]\(", source)]
+    titles = [h for h in headings if h[0] == 1]
+    if len(titles) != 1:
+        problems.append(f"{len(titles)} titles (# headings): {[h[2] for h in titles]}")
+    for (before, _, _), (level, i, text) in zip(headings, headings[1:]):
+        if level > before + 1:
+            problems.append(f"cell {i}: heading level {level} after level {before}: {text!r}")
+    assert not problems, f"{path}:\n" + "\n".join(problems)
+
+
+
+@pytest.mark.xfail(strict=True, reason="the figures of notebooks 01, 02, 05, 06, 07 and 09-12 print no text twin "
+                                       "yet (issue 13; the notebooks' owners add them): remove this mark then")
+def test_every_figure_has_a_text_twin_in_its_output():
+    """Every stored figure output (image/png) comes with its numbers as text in the same cell's output or the
+    next code cell's, which is where a screen reader finds them (JupyterLab gives the image no alt text)."""
+    import nbformat
+
+    missing = []
+    for path in NOTEBOOKS + LECTURES:
+        cells = nbformat.read(ROOT / path, as_version=4).cells
+        code = [(i, cell) for i, cell in enumerate(cells) if cell.cell_type == "code"]
+        for k, (i, cell) in enumerate(code):
+            if not any("image/png" in output.get("data", {}) for output in cell.get("outputs", [])):
+                continue
+            near = [cell] + [c for _, c in code[k + 1:k + 2]]
+            if not any("_text(" in c.source or "describe(" in c.source for c in near):
+                missing.append(f"{path} cell {i}: {cell.source.splitlines()[-1][:70]}")
+    assert not missing, "figures with no text twin:\n" + "\n".join(missing)
