@@ -181,3 +181,16 @@ def test_import_helpers_does_not_import_torch_ipywidgets_or_matplotlib():
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "none"
+
+
+def test_the_output_matrix_uses_the_eps_given():
+
+    from conftest import LESSON_X, numpy_layer_norm
+
+    result = run("--eps", "0.1")
+    assert result.returncode == 0, result.stderr
+    tail = result.stdout.split("LayerNorm output (exact, eps = 0.1)")[1]
+    expected = numpy_layer_norm(LESSON_X, eps=0.1)  # row 5 moves a lot with a large eps
+    for i, row in enumerate(expected):
+        assert numbers_of(tail, f"row {i + 1}")[1:] == [f"{v:.4f}" for v in row]  # [0] is the row's number
+    assert f"{numpy_layer_norm(LESSON_X)[4, 1]:.4f}" not in numbers_of(tail, "row 5")

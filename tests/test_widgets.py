@@ -819,3 +819,10 @@ def test_explorer_says_when_it_rounds_by_hand_and_flags_drift():
     assert "rounded by hand" not in repr(exact) and ", exact;" in repr(exact)
     flagged = [row.label for row in tables(explorer.stages_html.value)[0] if row.flagged]
     assert "normalised" in flagged  # row 5 by hand ends at −0.618 where the truth is −0.5743
+
+
+def test_number_question_is_right_within_its_tolerance_and_no_further():
+    question = widgets.number_question("What is 1?", answer=1.0, tolerance=0.25)  # exact in binary
+    assert question.check("1.25") is True and question.check("0.75") is True
+    assert question.check("1.3") is False and question.check("0.7") is False
+    assert "✗" in visible_text(question.verdict_html.value)
