@@ -64,12 +64,16 @@
     const slide = state.slides[state.current];
     const control = button(slide, forward ? "Next ▶" : "◀ Previous");
     if (control && !control.disabled) {
+      const rows = () => slide.map(cell => [...cell.querySelectorAll(".layernorm-filled-steps tr")]).flat();
+      const before = rows().length;
       control.click();
-      setTimeout(() => {
-        const focus = slide.map(cell => cell.querySelector(".layernorm-filled-steps tr[style*='font-weight']"))
-          .find(Boolean);
-        if (focus) focus.scrollIntoView({ block: "nearest" });
-      }, 150);
+      let tries = 0;
+      const reveal = () => {  // once the kernel has answered, bring the newest stage into view
+        const now = rows();
+        if (now.length !== before || ++tries > 20) { if (now.length) now[now.length - 1].scrollIntoView({ block: "nearest" }); }
+        else setTimeout(reveal, 100);
+      };
+      setTimeout(reveal, 100);
       return;
     }
     show(state.current + (forward ? 1 : -1));
