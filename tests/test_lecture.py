@@ -69,8 +69,9 @@ def test_lecture_notebook_is_stored_clean():
 
 
 def test_lecture_quotes_only_computed_numbers():
-    from prose_facts import build_facts
     from test_prose_numbers import quoted_numbers
+
+    from prose_facts import build_facts
 
     facts = build_facts()
     nb = nbformat.read(LECTURE, as_version=4)
@@ -185,9 +186,8 @@ def test_handout_has_no_dead_controls_or_live_only_sentences(slides):
 
 
 def test_slides_count_the_published_tables_errors_from_the_data(slides):
-    from helpers.published_check import check_published_output
-
     import helpers
+    from helpers.published_check import check_published_output
 
     check = check_published_output(helpers.load_published_output(), helpers.load_residual())
     wrong = sum(not row.matches for row in check.rows)
