@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from accessibility_support import axe_scan, counts, serious
 from browser_support import JupyterServer, X, exact_steps, offline_context, run_notebook_once, shared_session
 
