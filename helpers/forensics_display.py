@@ -317,4 +317,6 @@ def gallery_text(g) -> str:
 
 def gallery_html(g) -> str:
     flagged = {i for i, r in enumerate(g.results) if not r.fingerprint.matches_torch}
-    return _html_table(_gallery_title(g), _GALLERY_HEADER, _gallery_rows(g), _GALLERY_NOTES, flagged, wrap={10})
+    return _html_table(_gallery_title(g), _GALLERY_HEADER, _gallery_rows(g), _GALLERY_NOTES, flagged).replace(
+        "padding:2px 10px", "padding:2px 6px"
+    )  # eleven columns: narrower padding, and the box scrolls sideways on a small screen
