@@ -41,6 +41,11 @@ SCAN = """async ([selector, disabled]) => {
     return {nodes: nodes.length, violations: result.violations.map(v => ({
         id: v.id, impact: v.impact, help: v.help, count: v.nodes.length,
         where: v.nodes.slice(0, 3).map(n => n.html.slice(0, 160)),
+        // every node of it is an image JupyterLab's own output renderer drew (it gives images no alt)
+        hostImages: v.nodes.every(n => {
+            const node = document.querySelector([n.target].flat(2)[0]);
+            return Boolean(node && node.closest('.jp-RenderedImage'));
+        }),
     }))};
 }"""
 
