@@ -209,3 +209,28 @@ def train_gamma_beta(x=None, target_gamma=(2.0, 0.5, -1.0), target_beta=(0.5, -0
         gamma = gamma - learning_rate * grad_gamma
         beta = beta - learning_rate * grad_beta
     return TrainingRun(np.array(losses), gamma, beta, true_gamma, true_beta, float(learning_rate), int(steps))
+
+
+def batch_norm_running_update(running_mean, running_var, x, momentum: float = 0.1):
+    """BatchNorm's running statistics after one training batch, as ``torch.nn.BatchNorm1d`` keeps them.
+
+    ``new = (1 − momentum) · old + momentum · batch``, where the batch variance is the *unbiased*
+    one (÷ (n − 1)), although the batch itself was normalised with the biased one (÷ n).
+    Introduced in notebook 10.
+    """
+    values = _matrix(x)
+    if values.shape[0] < 2:
+        raise ValueError("The running variance needs at least two rows (tokens) in the batch.")
+    mean = values.mean(axis=0)
+    unbiased = values.var(axis=0, ddof=1)
+    return ((1 - momentum) * np.asarray(running_mean, dtype=np.float64) + momentum * mean,
+            (1 - momentum) * np.asarray(running_var, dtype=np.float64) + momentum * unbiased)
+
+
+def batch_norm_eval(x, running_mean, running_var, eps: float = DEFAULT_EPS) -> np.ndarray:
+    """BatchNorm in eval mode: every row normalised with the stored running statistics, not the batch's.
+
+    Introduced in notebook 10.
+    """
+    values = _matrix(x)
+    return (values - np.asarray(running_mean)) / np.sqrt(np.asarray(running_var) + eps)

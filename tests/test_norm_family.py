@@ -139,3 +139,22 @@ def test_bad_eps_or_weight_is_refused_in_plain_words_not_nan():
         rms_norm(x, weight=["a", "b", "c"])
     with pytest.raises(ValueError, match="rectangular array of numbers"):
         batch_norm([[1.0, 2.0], [3.0]])
+
+
+def test_batch_norm_running_statistics_and_eval_match_torch():
+    import torch
+
+    from helpers.norm_family import batch_norm_eval, batch_norm_running_update
+
+    x = np.random.default_rng(0).normal(size=(6, 3)) * 2 + 1
+    layer = torch.nn.BatchNorm1d(3, dtype=torch.float64)
+    layer.train()
+    layer(torch.tensor(x))
+    mean, var = batch_norm_running_update(np.zeros(3), np.ones(3), x)
+    np.testing.assert_allclose(mean, layer.running_mean.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(var, layer.running_var.numpy(), rtol=1e-12)
+    assert not np.allclose(var, 0.9 + 0.1 * x.var(axis=0))  # the biased variance would be wrong
+    layer.eval()
+    np.testing.assert_allclose(batch_norm_eval(x, mean, var), layer(torch.tensor(x)).detach().numpy(), rtol=1e-10)
+    with pytest.raises(ValueError, match="two rows"):
+        batch_norm_running_update(np.zeros(3), np.ones(3), x[:1])
