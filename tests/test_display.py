@@ -438,3 +438,32 @@ def test_published_check_marks_each_verdict_in_text_and_html():
         assert f"{mark} {row.verdict}" in line and shown.cells[-1] == f"{mark} {row.verdict}"
         assert shown.highlighted == row.close and shown.flagged == (not row.close)
     assert any(row.close for row in check.rows) and not all(row.close for row in check.rows)
+
+
+@pytest.mark.parametrize("decimals, focus", [(None, ()), (None, ("mean", "std")), (2, ("variance",)), (2, ("std",)),
+                                             (3, ())])
+def test_the_steps_view_is_described_once_and_both_renderings_say_the_same(decimals, focus):
+    from dataclasses import replace
+
+    from helpers.display.model import render_steps_html, render_steps_text
+    from helpers.display.steps import steps_table
+
+    from widget_driver import tables
+
+    record = layer_norm_steps(X[0], decimals=decimals)  # at 2 places rounding moves five stages
+    table = steps_table(record, focus)
+    assert steps_text(record, focus) == render_steps_text(table) and steps_html(record, focus) == render_steps_html(table)
+    text_lines = steps_text(record, focus).splitlines()[2 if decimals else 1:][:len(table.lines)]
+    body = [row for row in tables(steps_html(record, focus))[0] if row.cells and row.cells[0]]
+    assert len(body) == len(table.lines) == len(text_lines)
+    for line, text, shown in zip(table.lines, text_lines, body):
+        cells = [*line.numbers, *line.exact]
+        assert " ".join(cells) in " ".join(text.split())  # the same numbers, in order, in the text
+        assert [c for c in shown.cells[2:] if c not in ("│", "")] == cells  # ... and in the HTML
+        assert text.lstrip().startswith("▶") == line.focused == shown.highlighted
+        assert text.endswith("≠ exact") == line.drifted == ("≠ exact" in shown.cells[0])
+    assert any(line.drifted for line in table.lines) == (decimals == 2)
+    # a change to the one description shows in both renderings
+    changed = replace(table, lines=(replace(table.lines[0], numbers=("7.7777",) * len(table.lines[0].numbers)),
+                                    *table.lines[1:]))
+    assert "7.7777" in render_steps_text(changed) and "7.7777" in render_steps_html(changed)

@@ -17,6 +17,7 @@ from helpers.display.formatting import (
     _CSS,
     _FLAG_STYLE,
     _HIGHLIGHT_STYLE,
+    _NUMBER_CELL,
     _SCROLL_CLOSE,
     _SCROLL_OPEN,
     pad,
@@ -74,3 +75,89 @@ def render_html(table: Table) -> str:
     return (f'<div class="{table.css_class}"><div style="font-weight:600;margin:4px 0">{html.escape(table.title)}</div>'
             f'{_SCROLL_OPEN}<table style="{_CSS}"><tr>{head}</tr>{"".join(body)}</table>{_SCROLL_CLOSE}'
             f"{notes_block}</div>")
+
+
+# ---------------------------------------------------------------------------------------------
+# One row's steps (steps_text / steps_html): a line per stage with its formula and its numbers.
+
+FOCUS_MARK = "▶"
+DRIFT_MARK = "≠ exact"
+
+
+@dataclass(frozen=True)
+class StageLine:
+    label: str
+    formula: str
+    formula_html: str  # the same formula spelled in HTML (sub- and superscripts)
+    numbers: tuple[str, ...]
+    exact: tuple[str, ...] = ()  # beside a hand-rounded record's own digits
+    focused: bool = False  # text: ▶; HTML: shaded blue, bold
+    drifted: bool = False  # rounding by hand moved this stage: "≠ exact", shaded orange
+
+
+@dataclass(frozen=True)
+class StepsTable:
+    title: str
+    lines: tuple[StageLine, ...]
+    hand_heading: str = ""  # set for a hand-rounded record: its numbers, then the exact ones
+    notes: tuple[str, ...] = ()
+
+
+def _number_blocks(cell_lists, heading: str = "") -> list[str]:
+    """Each list of cells right-aligned in shared columns, every block padded to the same width."""
+    width = max(len(cell) for cells in cell_lists for cell in cells)
+    blocks = ["  ".join(cell.rjust(width) for cell in cells) for cells in cell_lists]
+    block_width = max(len(heading), *(len(block) for block in blocks))
+    return [block.ljust(block_width) for block in blocks]
+
+
+def render_steps_text(table: StepsTable) -> str:
+    """Aligned text: ▶ marks the lines in focus; a hand record's lines end with the exact values."""
+    rows, hand = table.lines, bool(table.hand_heading)
+    label_width = max(text_width(row.label) for row in rows)
+    formula_width = max(text_width(row.formula) for row in rows)
+    hand_blocks = _number_blocks([row.numbers for row in rows], table.hand_heading)
+    exact_blocks = _number_blocks([row.exact for row in rows]) if hand else [""] * len(rows)
+    marked = any(row.focused for row in rows)
+    lines = [table.title]
+    if hand:
+        indent = 4 if marked else 2
+        lines.append(" " * (indent + label_width + 2 + formula_width + 2) + pad(table.hand_heading,
+                     len(hand_blocks[0])) + "   exact")
+    for row, numbers, exact in zip(rows, hand_blocks, exact_blocks):
+        mark = (f"  {FOCUS_MARK} " if row.focused else "    ") if marked else "  "
+        line = f"{mark}{pad(row.label, label_width)}  {pad(row.formula, formula_width)}  {numbers}"
+        if hand:
+            line += f"   {exact}" + (f"  {DRIFT_MARK}" if row.drifted else "")
+        lines.append(line.rstrip())
+    return "\n".join(lines + [f"  {note}" for note in table.notes])
+
+
+def render_steps_html(table: StepsTable) -> str:
+    """The same lines as an HTML table: focus shaded blue, lines that drifted orange."""
+    rows, hand = table.lines, bool(table.hand_heading)
+    columns = max(len(row.numbers) for row in rows)
+
+    def numbers(cells, style=_NUMBER_CELL):
+        filler = f'<td style="{_CELL}" colspan="{columns - len(cells)}"></td>' if len(cells) < columns else ""
+        return "".join(f'<td style="{style}">{html.escape(cell)}</td>' for cell in cells) + filler
+
+    head = ""
+    if hand:
+        head = (f'<tr><th style="{_CELL}"></th><th style="{_CELL}"></th>'
+                f'<th style="{_CELL};text-align:left" colspan="{columns}">{html.escape(table.hand_heading)}</th>'
+                f'<th style="{_CELL}"></th><th style="{_CELL};text-align:left" colspan="{columns}">exact</th></tr>')
+    body = []
+    for row in rows:
+        shade = _HIGHLIGHT_STYLE if row.focused else _FLAG_STYLE if row.drifted else ""
+        style = f' style="{shade}"' if shade else ""
+        mark = f' <span title="rounding by hand moved this stage">{DRIFT_MARK}</span>' if row.drifted else ""
+        weight = "font-weight:700;" if row.focused else ""
+        cells = numbers(row.numbers)
+        if hand:
+            cells += f'<td style="{_CELL};color:#999">│</td>' + numbers(row.exact, _NUMBER_CELL + ";color:#555")
+        body.append(f'<tr{style}><th style="{_CELL};{weight}text-align:left">{html.escape(row.label)}{mark}'
+                    f'</th><td style="{_CELL};text-align:left;color:#555;white-space:nowrap">{row.formula_html}</td>{cells}</tr>')
+    notes = "".join(f'<div style="font-size:12px;margin-top:4px">{html.escape(note)}</div>' for note in table.notes)
+    return (f'<div class="layernorm-steps"><div style="font-weight:600;margin:4px 0">{html.escape(table.title)}'
+            f'</div>{_SCROLL_OPEN}<table style="{_CSS}">{head}{"".join(body)}</table>{_SCROLL_CLOSE}{notes}</div>')
