@@ -209,6 +209,8 @@ def mistakes(step: str) -> list[Mistake]:
             row_stat(lambda row: np.asarray(np.mean(np.square(row, dtype=np.float64)))))
         add("eps-added", "adding ε to the variance", "The variance itself has no ε; ε comes in the next step.",
             row_stat(lambda row: _stats(row)[1].reshape(()) + DEFAULT_EPS))
+        add("sum-not-divided", "forgot to divide by n", "The variance is the mean of the squared differences: "
+            "divide their sum by n.", row_stat(lambda row: _stats(row)[1].reshape(()) * len(row)))
         add("std-not-variance", "taking the square root", "The variance is the step before the square root.",
             row_stat(lambda row: np.sqrt(_stats(row)[1]).reshape(())))
         add("not-squared", "averaging distances without squaring them", "Square each difference x − μ.",
@@ -246,9 +248,15 @@ def mistakes(step: str) -> list[Mistake]:
     elif step == "scale_shift":
         add("gamma-beta-swapped", "γ and β swapped", "Multiply by γ (gamma) and add β (beta): γ · x̂ + β.",
             lambda args: args[2] * args[0] + args[1])
-        add("per-row", "γ and β applied per row", "γ and β hold one number per feature (column): "
-            "γ · x̂ broadcasts along the last axis, no reshaping needed.",
+        per_feature = ("γ and β are per feature: one per column. γ · x̂ + β lines them up along each row's "
+                       "features with no reshaping.")
+        add("per-row", "γ and β applied per row", per_feature,
             lambda args: args[1][:, None] * args[0] + args[2][:, None])
+        add("per-row", "γ applied per row", per_feature, lambda args: args[1][:, None] * args[0] + args[2])
+        add("per-row", "β applied per row", per_feature, lambda args: args[1] * args[0] + args[2][:, None])
+        add("forgot-gamma", "forgot γ", "Multiply x̂ by γ (gamma) before adding β: γ · x̂ + β.",
+            lambda args: args[0] + args[2])
+        add("forgot-beta", "forgot β", "Add β (beta) after scaling: γ · x̂ + β.", lambda args: args[1] * args[0])
         add("scalar-gamma", "a scalar γ", "Each feature has its own γ: multiply by the whole vector gamma, "
             "not by one number.", lambda args: args[1][0] * args[0] + args[2])
         add("scalar-gamma", "a scalar γ and β", "Each feature has its own γ and β: use the whole vectors.",

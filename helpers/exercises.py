@@ -11,6 +11,10 @@ Introduced in notebook 02; the steps and signatures:
     mean(row) -> float              variance(row) -> float         std(row, eps) -> float
     normalise(row, eps) -> array    scale_shift(x_hat, gamma, beta) -> array
     layer_norm(x, eps) -> 2-D array (the whole matrix)     "module": a torch.nn.Module class or instance
+
+Return types: mean, variance and std must return a number (a float or a 0-d numpy value); a list such
+as ``[m]`` or text such as ``str(m)`` is named as the wrong type. The array steps accept a numpy array
+or a plain list of numbers (numpy reads both the same), as long as its shape is right.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from helpers.exercise_cases import STEPS, Case, cases, mistakes, rounded_results
 
 TIME_LIMIT = 3.0  # seconds for one call of the learner's function
 SCALAR_STEPS = ("mean", "variance", "std")
+PER_FEATURE = ("γ and β are per feature: one per column. Your function treats them as one per row (numpy could "
+               "not line the shapes up); write gamma * x_hat + beta, which applies γ and β along each row's features.")
 
 
 @dataclass(frozen=True)
@@ -114,6 +120,8 @@ def check(step: str, fn) -> CheckResult:
         return _failure(name, case, f"Looks like a known mistake: {mistake.name}. {mistake.advice}", got=value, mistake=mistake.key)
     if misshapen is not None:
         return _failure(name, misshapen[0], misshapen[1], got=misshapen[2], mistake="wrong-length")
+    if raised is not None and name == "scale_shift" and "broadcast" in str(raised[1].value):
+        return _failure(name, raised[0], PER_FEATURE, mistake="per-row")
     if raised is not None:
         return _failure(name, raised[0], raised[1].problem, mistake="exception")
     if np.any(np.isnan(value)):
@@ -191,8 +199,14 @@ def _as_result(step: str, case: Case, value):
     """The returned value as a float array shaped like the expected one, or (None, a sentence)."""
     if value is None:
         return None, "Your function returned nothing (None): did you forget `return`?"
-    if isinstance(value, (str, bytes, dict, set)):
-        return None, f"Your function returned {type(value).__name__} {value!r:.60}; it should return numbers."
+    if isinstance(value, (str, bytes)):
+        return None, (f"Your function returned text (a {type(value).__name__}), {value!r:.40}, not a number: "
+                      "return the number itself, without str() or an f-string.")
+    if isinstance(value, (dict, set)):
+        return None, f"Your function returned a {type(value).__name__}; it should return numbers."
+    if step in SCALAR_STEPS and isinstance(value, (list, tuple)):
+        return None, (f"{step}(row) should return a number, not a {type(value).__name__}: "
+                      f"return the value itself, without [ ] around it.")
     try:
         array = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
@@ -211,6 +225,10 @@ def _as_result(step: str, case: Case, value):
 
 
 def problem_key(problem: str) -> str:
+    if "returned text" in problem:
+        return "text"
+    if "not a list" in problem or "not a tuple" in problem:
+        return "list-not-number"
     return "wrong-length" if "wrong length" in problem or "values" in problem and "should return one" in problem else (
         "no-return" if "None" in problem else "wrong-type")
 
@@ -270,6 +288,8 @@ def _arguments(case: Case) -> str:
 
 
 def _failure(step, case: Case, diagnosis: str, got=None, mistake: str | None = None) -> CheckResult:
+    if isinstance(got, (str, bytes)):  # text that reads like the right number: shown as the text it is
+        got = None
     shown = "" if got is None or isinstance(got, BaseException) else _safe_text(got)
     return CheckResult(step, False, diagnosis, mistake, case.label, _arguments(case),
                        _text(case.expected) if shown else "", shown)
@@ -285,7 +305,9 @@ def _safe_text(got) -> str:
 def _first_difference(value, expected) -> str:
     value, expected = np.atleast_1d(value), np.atleast_1d(expected)
     index = int(np.argmax(np.abs(value - expected).ravel()))
-    place = "" if expected.size == 1 else f"at position {np.unravel_index(index, expected.shape)} "
+    where = [int(i) + 1 for i in np.unravel_index(index, expected.shape)]  # 1-based, plain ints
+    place = ("" if expected.size == 1 else f"at feature {where[0]} " if expected.ndim == 1
+             else f"at row {where[0]}, feature {where[1]} ")
     return (f"{place}(expected {expected.ravel()[index]:.6g}, got {value.ravel()[index]:.6g}); "
             "check each step against the formula above")
 

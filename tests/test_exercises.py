@@ -65,6 +65,12 @@ WRONG = [
     ("scale_shift", "gamma-beta-swapped", "swapped", lambda x_hat, gamma, beta: beta * x_hat + gamma),
     ("scale_shift", "per-row", "per row", lambda x_hat, gamma, beta: gamma[:, None] * x_hat + beta[:, None]),
     ("scale_shift", "scalar-gamma", "scalar γ", lambda x_hat, gamma, beta: gamma[0] * x_hat + beta),
+    ("scale_shift", "per-row", "one per column", lambda x_hat, gamma, beta: gamma[:, None] * x_hat + beta),
+    ("scale_shift", "per-row", "one per column", lambda x_hat, gamma, beta: gamma * x_hat + beta[:, None]),
+    ("scale_shift", "per-row", "one per column", lambda x_hat, gamma, beta: (gamma * x_hat.T).T + beta),
+    ("scale_shift", "forgot-gamma", "forgot γ", lambda x_hat, gamma, beta: x_hat + beta),
+    ("scale_shift", "forgot-beta", "forgot β", lambda x_hat, gamma, beta: gamma * x_hat),
+    ("variance", "sum-not-divided", "forgot to divide by n", lambda row: ((row - np.mean(row)) ** 2).sum()),
     ("layer_norm", "wrong-axis", "wrong axis",
      lambda x, eps: (x - x.mean(axis=0, keepdims=True)) / np.sqrt(x.var(axis=0, keepdims=True) + eps)),
     ("layer_norm", "lost-keepdims", "keepdims", lambda x, eps: (x - x.mean(axis=-1)) / np.sqrt(x.var(axis=-1) + eps)),
@@ -105,6 +111,33 @@ def test_each_named_mistake_fails_with_its_name(step, key, words, fn):
     assert result.case  # the first failing input is named
 
 
+def test_a_per_row_gamma_on_a_square_matrix_alone_is_named():
+    import helpers.exercise_cases as ec
+
+    square = [c for c in ec.cases("scale_shift") if c.args[0].ndim == 2 and c.args[0].shape[0] == c.args[0].shape[1]]
+    assert square  # the square case is where a per-row γ gives the right shape and wrong values
+    result = check("scale_shift", lambda x_hat, gamma, beta: gamma[:, None] * x_hat + beta[:, None])
+    assert "one per column" in result.diagnosis and "broadcast" not in result.diagnosis, result
+
+
+def test_where_a_result_differs_is_said_in_1_based_rows_and_features():
+    result = check("scale_shift", lambda x_hat, gamma, beta: gamma * x_hat + beta + (x_hat > 1) * 0.5)
+    assert "at row " in result.diagnosis and ", feature " in result.diagnosis, result
+    assert "np.int64" not in repr(result) and "position (" not in repr(result)
+    row = check("normalise", lambda row, eps: (row - row.mean()) / np.sqrt(row.var() + eps) + (row > 1) * 0.5)
+    assert "at feature 4 " in row.diagnosis, row  # the first row's 4th value is its only one above 1
+
+
+def test_text_that_reads_like_the_number_is_not_shown_as_the_same_got():
+    result = check("mean", lambda row: str(np.mean(row)))
+    assert "text (a str)" in result.diagnosis and result.got == "" and result.expected == "", result
+
+
+def test_array_steps_accept_a_plain_list_of_numbers():
+    assert check("normalise", lambda row, eps: list(solutions.normalise(row, eps))).passed
+    assert check("layer_norm", lambda x, eps: solutions.layer_norm(x, eps).tolist()).passed
+
+
 def test_the_checker_names_at_least_the_issues_mistakes():
     named = {key for _, key, _, _ in WRONG} | {"hard-coded-width", "no-parameters", "not-differentiable"}
     assert len(named) >= 17
@@ -123,8 +156,11 @@ def _endless(row):
     (_stub, "Not written yet", "not-written"),
     (lambda row: 1 / 0, "ZeroDivisionError", "exception"),
     (lambda row: None, "forget `return`", "no-return"),
-    (lambda row: "0.4", "should return numbers", "wrong-type"),
-    (lambda row: [1.0, 2.0], "one number", "wrong-length"),
+    (lambda row: "0.4", "returned text (a str)", "text"),
+    (lambda row: {0.4}, "should return numbers", "wrong-type"),
+    (lambda row: np.array([1.0, 2.0]), "one number", "wrong-length"),
+    (lambda row: [float(np.mean(row))], "not a list", "list-not-number"),
+    (lambda row: (float(np.mean(row)),), "not a tuple", "list-not-number"),
     (lambda row: float("nan"), "NaN", "nan"),
 ])
 def test_learner_code_never_crashes_the_check(fn, words, key):
