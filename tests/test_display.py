@@ -467,3 +467,26 @@ def test_the_steps_view_is_described_once_and_both_renderings_say_the_same(decim
     changed = replace(table, lines=(replace(table.lines[0], numbers=("7.7777",) * len(table.lines[0].numbers)),
                                     *table.lines[1:]))
     assert "7.7777" in render_steps_text(changed) and "7.7777" in render_steps_html(changed)
+
+
+@pytest.mark.parametrize("values, highlight", [(X, 2), (X, None), (np.arange(169.0).reshape(13, 13) / 7, 12)])
+def test_the_matrix_view_is_described_once_and_both_renderings_say_the_same(values, highlight):
+    from dataclasses import replace
+
+    from helpers.display.model import render_grid_html, render_grid_text
+
+    from widget_driver import tables
+
+    view = show_matrix(values, title="X", highlight_row=highlight)
+    grid = view.table()
+    assert str(view) == render_grid_text(grid) and view._repr_html_() == render_grid_html(grid)
+    text_lines = str(view).splitlines()[2:]
+    (parsed,) = tables(view._repr_html_())
+    assert parsed[0].cells[1:] == list(grid.column_headers)
+    assert len(parsed[1:]) == len(grid.rows) == len(text_lines)
+    for row, text, shown in zip(grid.rows, text_lines, parsed[1:]):
+        assert text.split() == [*row.label.split(), *row.cells, *(["◀"] if row.highlighted else [])]  # same cells, in order
+        assert shown.cells == [row.label, *row.cells] and shown.highlighted == row.highlighted
+    assert [row.label for row in grid.rows if row.highlighted] == ([f"row {highlight + 1}"] if highlight else [])
+    changed = replace(grid, rows=(replace(grid.rows[0], cells=("7.7777",) * len(grid.rows[0].cells)), *grid.rows[1:]))
+    assert "7.7777" in render_grid_text(changed) and "7.7777" in render_grid_html(changed)

@@ -2,28 +2,13 @@
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 from itertools import zip_longest
 
 import numpy as np
 
-from helpers.display.formatting import (
-    _CELL,
-    _CSS,
-    _HIGHLIGHT_STYLE,
-    _NUMBER_CELL,
-    _SCROLL_CLOSE,
-    _SCROLL_OPEN,
-    DEFAULT_PLACES,
-    EDGE_ITEMS,
-    ELIDE_OVER,
-    ELLIPSIS,
-    _rjust,
-    format_values,
-    pad,
-    text_width,
-)
+from helpers.display.formatting import DEFAULT_PLACES, EDGE_ITEMS, ELIDE_OVER, ELLIPSIS, format_values, pad, text_width
+from helpers.display.model import Grid, GridRow, render_grid_html, render_grid_text
 
 
 @dataclass(frozen=True)
@@ -57,41 +42,25 @@ class MatrixView:
             headers = headers[:EDGE_ITEMS] + [ELLIPSIS] + headers[-EDGE_ITEMS:]
         return headers
 
-    def __str__(self) -> str:
-        headers = self._column_headers()
-        body = []
+    def table(self) -> Grid:
+        """The matrix described once (labels, cells, the current row); ``str`` and ``_repr_html_`` render it."""
+        headers = tuple(self._column_headers())
+        rows = []
         for i in self._row_indices():
             if i is None:
-                body.append((ELLIPSIS, [ELLIPSIS] * len(headers)))
+                rows.append(GridRow(ELLIPSIS, (ELLIPSIS,) * len(headers), elided=True))
             else:
-                body.append((self._row_name(i), format_values(self.values[i], self.places)))
-        label_width = max(text_width(label) for label, _ in body)
-        width = max(text_width(cell) for _, cells in body for cell in cells + headers)
-        lines = [self.title] if self.title else []
-        lines.append(" " * (label_width + 2) + "  ".join(_rjust(h, width) for h in headers))
-        for i, (label, cells) in zip(self._row_indices(), body):
-            mark = "  ◀" if i is not None and i == self.highlight_row else ""
-            lines.append(f"{pad(label, label_width)}  " + "  ".join(_rjust(c, width) for c in cells) + mark)
-        return "\n".join(line.rstrip() for line in lines)
+                rows.append(GridRow(self._row_name(i), tuple(format_values(self.values[i], self.places)),
+                                    highlighted=i == self.highlight_row))
+        return Grid(self.title, headers, tuple(rows))
+
+    def __str__(self) -> str:
+        return render_grid_text(self.table())
 
     __repr__ = __str__
 
     def _repr_html_(self) -> str:
-        headers = "".join(f'<th style="{_NUMBER_CELL}">{html.escape(h)}</th>' for h in self._column_headers())
-        rows = []
-        for i in self._row_indices():
-            if i is None:
-                cells = "".join(f'<td style="{_NUMBER_CELL}">{ELLIPSIS}</td>' for _ in self._column_headers())
-                rows.append(f'<tr><th style="{_CELL}">{ELLIPSIS}</th>{cells}</tr>')
-                continue
-            style = f' style="{_HIGHLIGHT_STYLE}"' if i == self.highlight_row else ""
-            cells = "".join(f'<td style="{_NUMBER_CELL}">{c}</td>' for c in format_values(self.values[i], self.places))
-            rows.append(f'<tr{style}><th style="{_CELL};text-align:left">{html.escape(self._row_name(i))}</th>{cells}</tr>')
-        title = f'<div style="font-weight:600;margin:4px 0">{html.escape(self.title)}</div>' if self.title else ""
-        return (
-            f'<div class="layernorm-matrix">{title}{_SCROLL_OPEN}<table style="{_CSS}"><tr><th style="{_CELL}"></th>{headers}</tr>'
-            f'{"".join(rows)}</table>{_SCROLL_CLOSE}</div>'
-        )
+        return render_grid_html(self.table())
 
 
 def show_matrix(values, title: str = "", places: int = DEFAULT_PLACES, highlight_row: int | None = None,

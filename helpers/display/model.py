@@ -20,6 +20,7 @@ from helpers.display.formatting import (
     _NUMBER_CELL,
     _SCROLL_CLOSE,
     _SCROLL_OPEN,
+    _rjust,
     pad,
     text_width,
 )
@@ -161,3 +162,56 @@ def render_steps_html(table: StepsTable) -> str:
     notes = "".join(f'<div style="font-size:12px;margin-top:4px">{html.escape(note)}</div>' for note in table.notes)
     return (f'<div class="layernorm-steps"><div style="font-weight:600;margin:4px 0">{html.escape(table.title)}'
             f'</div>{_SCROLL_OPEN}<table style="{_CSS}">{head}{"".join(body)}</table>{_SCROLL_CLOSE}{notes}</div>')
+
+
+# ---------------------------------------------------------------------------------------------
+# A matrix (MatrixView): a row label, then one right-aligned number per column.
+
+ROW_MARK = "◀"
+
+
+@dataclass(frozen=True)
+class GridRow:
+    label: str
+    cells: tuple[str, ...]
+    highlighted: bool = False  # text: ◀ at the end; HTML: shaded blue
+    elided: bool = False  # the "…" row standing for the rows left out
+
+
+@dataclass(frozen=True)
+class Grid:
+    title: str  # "" for none
+    column_headers: tuple[str, ...]
+    rows: tuple[GridRow, ...]
+    css_class: str = "layernorm-matrix"
+
+
+def render_grid_text(grid: Grid) -> str:
+    """Aligned text: labels on the left, numbers right-aligned in columns of one width, ◀ on the current row."""
+    headers = grid.column_headers
+    label_width = max(text_width(row.label) for row in grid.rows)
+    width = max(text_width(cell) for row in grid.rows for cell in (*row.cells, *headers))
+    lines = [grid.title] if grid.title else []
+    lines.append(" " * (label_width + 2) + "  ".join(_rjust(h, width) for h in headers))
+    for row in grid.rows:
+        mark = f"  {ROW_MARK}" if row.highlighted else ""
+        lines.append(f"{pad(row.label, label_width)}  " + "  ".join(_rjust(c, width) for c in row.cells) + mark)
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def render_grid_html(grid: Grid) -> str:
+    """The same matrix as an HTML table in a box that scrolls sideways; the current row shaded blue."""
+    headers = "".join(f'<th style="{_NUMBER_CELL}">{html.escape(h)}</th>' for h in grid.column_headers)
+    rows = []
+    for row in grid.rows:
+        cells = "".join(f'<td style="{_NUMBER_CELL}">{html.escape(c)}</td>' for c in row.cells)
+        if row.elided:
+            rows.append(f'<tr><th style="{_CELL}">{html.escape(row.label)}</th>{cells}</tr>')
+            continue
+        style = f' style="{_HIGHLIGHT_STYLE}"' if row.highlighted else ""
+        rows.append(f'<tr{style}><th style="{_CELL};text-align:left">{html.escape(row.label)}</th>{cells}</tr>')
+    title = f'<div style="font-weight:600;margin:4px 0">{html.escape(grid.title)}</div>' if grid.title else ""
+    return (
+        f'<div class="{grid.css_class}">{title}{_SCROLL_OPEN}<table style="{_CSS}"><tr><th style="{_CELL}"></th>{headers}</tr>'
+        f'{"".join(rows)}</table>{_SCROLL_CLOSE}</div>'
+    )
