@@ -18,6 +18,15 @@ from helpers.formula import layer_norm_forward
 from helpers.layernorm import DEFAULT_EPS
 
 WIDTHS = (3, 5)
+OTHER_EPS = 0.1  # a module that ignores its eps (a hard-coded 1e-5) shows with this one
+NO_SUPER = ("Call `super().__init__()` first in your __init__, before creating γ and β: it sets up the "
+            "nn.Module machinery that keeps track of parameters.")
+
+
+def _no_super(error) -> bool:
+    text = str(error)
+    return isinstance(error, AttributeError | TypeError) and ("_parameters" in text or "Module.__init__()" in text
+                                                              or "_modules" in text)
 
 
 def check_module(module) -> CheckResult:
@@ -32,8 +41,8 @@ def check_module(module) -> CheckResult:
 def _check_module(module) -> CheckResult:
     import torch
 
-    def fail(diagnosis, mistake=None, case="", expected="", got=""):
-        return CheckResult("module", False, diagnosis, mistake, case, "", expected, got)
+    def fail(diagnosis, mistake=None, case="", expected="", got="", arguments=""):
+        return CheckResult("module", False, diagnosis, mistake, case, arguments, expected, got)
 
     if isinstance(module, type) and not issubclass(module, torch.nn.Module):
         return fail(f"check('module', …) needs a torch.nn.Module class or instance; {module.__name__} is not one "
@@ -52,6 +61,8 @@ def _check_module(module) -> CheckResult:
             built = run_call(module, (n,))
             if built.key in ("not-written", "timeout"):
                 return fail(built.problem, built.key)
+            if built.key == "exception" and _no_super(built.value):
+                return fail(NO_SUPER, "no-super-init")
             if built.problem is not None:
                 hard = n != WIDTHS[0]
                 return fail(("It builds for 3 features but not for 5: it hard-codes the width. " if hard else "")
@@ -77,27 +88,68 @@ def _check_module(module) -> CheckResult:
             count += 1
             if isinstance(result, CheckResult):
                 return result
-            case = Case(f"a batch of shape {x.shape} in {str(dtype).replace('torch.', '')}", (x, DEFAULT_EPS),
+            case = Case(f"a batch of shape {x.shape} in {str(dtype).replace('torch.', '')}, first token", (x, DEFAULT_EPS),
                         layer_norm_forward(x, DEFAULT_EPS)[0], np.float32 if dtype == torch.float32 else np.float64)
             if not _close(result, case.expected, case):
                 if _close(result, np.ones_like(result), case):
                     scale = [m for m in mistakes("scale_shift") if m.key == "gamma-beta-swapped"][0]
                     return fail(f"Looks like a known mistake: {scale.name} (with γ = 1 and β = 0 every output is 1). {scale.advice}",
-                                scale.key, case.label, _text(case.expected[0]), _text(result[0]))
+                                scale.key, case.label, _text(case.expected[0, 0]), _text(result[0, 0]), _text(x[0, 0]))
                 mistake = _match_mistake("layer_norm", [(case, result)])
                 if mistake is not None and mistake.key not in ("wrong-axis", "no-axis", "lost-keepdims"):
                     return fail(f"Looks like a known mistake: {mistake.name}. {mistake.advice}", mistake.key, case.label,
-                                _text(case.expected[0]), _text(result[0]))
+                                _text(case.expected[0, 0]), _text(result[0, 0]), _text(x[0, 0]))
                 if mistake is not None:
                     return fail(f"Looks like a known mistake: {mistake.name}. Use dim=-1 and keepdim=True.", mistake.key,
-                                case.label, _text(case.expected[0]), _text(result[0]))
+                                case.label, _text(case.expected[0, 0]), _text(result[0, 0]), _text(x[0, 0]))
                 return fail("Its output differs from LayerNorm (with γ = 1, β = 0 as a new layer starts).",
-                            None, case.label, _text(case.expected[0]), _text(result[0]))
+                            None, case.label, _text(case.expected[0, 0]), _text(result[0, 0]), _text(x[0, 0]))
         problem = _gamma_beta_and_gradients(layer, n, rng)
         if problem is not None:
             return fail(*problem)
+        if n == widths[0]:
+            first = (layer, n)
+    problem = _own_eps(module, *first, rng)  # after the widths, so that a hard-coded width is named first
+    if problem is not None:
+        return fail(*problem)
     return CheckResult("module", True, f"right on {count} unseen batches ({' and '.join(map(str, widths))} features, "
                                        "float32 and float64); γ and β are learnable and gradients flow.", count=count)
+
+
+def _own_eps(module, layer, n, rng):
+    """Check that the module uses its own eps: built with eps=OTHER_EPS (or, for an instance with an ``eps``
+    attribute, with it set), its output must follow that ε. None, or the failure's words."""
+    import torch
+
+    if isinstance(module, type):
+        built = run_call(module, (n, OTHER_EPS))
+        if built.problem is not None:
+            return (f"{module.__name__}({n}, eps={OTHER_EPS:g}) failed: take ε as a second argument, "
+                    f"`def __init__(self, n_features, eps=1e-5)`. {built.problem}", "no-eps-argument")
+        other, restore = built.value, None
+    elif isinstance(getattr(layer, "eps", None), float):
+        other, restore = layer, layer.eps
+        layer.eps = OTHER_EPS
+    else:
+        return None
+    try:
+        x = np.round(rng.normal(0, 0.3, (2, 4, n)), 3)  # small values, so that ε matters
+        result = _forward(other, x, torch.float64, n)
+    finally:
+        if restore is not None:
+            layer.eps = restore
+    if isinstance(result, CheckResult):
+        return (result.diagnosis, result.mistake)
+    case = Case(f"a batch of shape {x.shape} with eps={OTHER_EPS:g}, first token", (x, OTHER_EPS),
+                layer_norm_forward(x, OTHER_EPS)[0])
+    if _close(result, case.expected, case):
+        return None
+    if _close(result, layer_norm_forward(x, DEFAULT_EPS)[0], case):
+        return ("Looks like a known mistake: the eps argument ignored. Use self.eps (the ε the module was "
+                "built with) inside forward, not a fixed 1e-5.", "eps-ignored", case.label,
+                _text(case.expected[0, 0]), _text(result[0, 0]), _text(x[0, 0]))
+    return (f"With eps={OTHER_EPS:g} its output differs from LayerNorm's.", None, case.label,
+            _text(case.expected[0, 0]), _text(result[0, 0]), _text(x[0, 0]))
 
 
 def _width(layer):
@@ -157,7 +209,7 @@ def _gamma_beta_and_gradients(layer, n, rng):
         scale = [m for m in mistakes("scale_shift") if m.key == "gamma-beta-swapped"][0]
         key, words = (scale.key, f"Looks like a known mistake: {scale.name}. {scale.advice}") if _close(
             got, b * x_hat + g, case) else ("gamma-beta", "With γ and β set, its output is not γ · x̂ + β.")
-        return (words, key, case.label, _text(case.expected[0]), _text(got[0]))
+        return (words, key, case.label + ", first row", _text(case.expected[0]), _text(got[0]), _text(x[0]))
     if not out.requires_grad or out.grad_fn is None:
         return ("Its output is not differentiable (no gradient can flow back): keep to torch operations, "
                 "without .detach(), .numpy(), .item() or torch.no_grad() inside forward.", "not-differentiable")

@@ -53,7 +53,7 @@ class CheckResult:
         mark = "✓" if self.passed else "✗"
         lines = [f"{mark} {self.step}: {self.diagnosis}"]
         if self.case:
-            lines += [f"  input:    {self.case}: {self.arguments}"]
+            lines += [f"  input:    {self.case}" + (f": {self.arguments}" if self.arguments else "")]
         if self.expected:
             lines += [f"  expected: {self.expected}", f"  got:      {self.got}"]
         return "\n".join(lines)
@@ -64,7 +64,7 @@ class CheckResult:
         colour = "#1a7f37" if self.passed else "#b3261e"
         mark = "✓" if self.passed else "✗"
         rows = ""
-        for label, text in (("input", f"{self.case}: {self.arguments}" if self.case else ""),
+        for label, text in (("input", self.case + (f": {self.arguments}" if self.arguments else "")),
                             ("expected", self.expected), ("got", self.got)):
             if text:
                 rows += (f'<tr><th style="text-align:left;padding-right:1em">{label}</th>'

@@ -239,7 +239,21 @@ class _Torch:
                 x_hat = (values - mean) / np.sqrt(values.var(-1, keepdims=True) + self.eps)
                 return self.gamma * torch.from_numpy(x_hat) + self.beta
 
-        return [(HardCoded, "hard-coded-width", "hard-codes the width"),
+        class NoSuper(nn.Module):
+            def __init__(self, n_features, eps=1e-5):
+                self.eps = eps
+                self.gamma = nn.Parameter(torch.ones(n_features))
+                self.beta = nn.Parameter(torch.zeros(n_features))
+
+        class FixedEps(solutions.make_module()):
+            def forward(self, x):
+                mean = x.mean(-1, keepdim=True)
+                x_hat = (x - mean) / torch.sqrt(x.var(-1, keepdim=True, unbiased=False) + 1e-5)
+                return self.gamma * x_hat + self.beta
+
+        return [(NoSuper, "no-super-init", "super().__init__()"),
+                (FixedEps, "eps-ignored", "self.eps"),
+                (HardCoded, "hard-coded-width", "hard-codes the width"),
                 (ThroughNumpy, "not-differentiable", "not differentiable"),
                 (NoParameters, "no-parameters", "no learnable parameters"),
                 (Detached, "not-differentiable", "not differentiable"),
@@ -252,6 +266,23 @@ def test_each_module_mistake_is_named():
     for module, key, words in _Torch.wrong_modules():
         result = check("module", module)
         assert not result.passed and result.mistake == key and words in result.diagnosis, (module, result)
+
+
+def test_a_module_failure_shows_its_input_values():
+    torch = pytest.importorskip("torch")
+    unbiased = [m for m, key, _ in _Torch.wrong_modules() if key == "n-1"][0]
+    result = check("module", unbiased)
+    line = [text for text in repr(result).splitlines() if "input:" in text][0]
+    assert line.rstrip().endswith("]") and "_parameters" not in repr(result), result
+    assert torch  # imported for the skip
+
+
+def test_an_instance_with_a_fixed_eps_is_caught_through_its_eps_attribute():
+    pytest.importorskip("torch")
+    fixed = [m for m, key, _ in _Torch.wrong_modules() if key == "eps-ignored"][0]
+    assert check("module", fixed(4)).mistake == "eps-ignored"
+    layer = solutions.make_module()(4)
+    assert check("module", layer).passed and layer.eps == 1e-5  # its eps is put back
 
 
 def test_a_module_stub_and_a_non_module_do_not_crash():
