@@ -22,6 +22,9 @@ from helpers.layernorm import DEFAULT_EPS, layer_norm_steps, round_half_away_fro
 QUANTITIES = ("mean", "variance", "std", "normalised")
 RIGHT, ROUNDING, WRONG = "right", "right up to rounding", "wrong"
 EARLY_ROUNDING_PLACES = (1, 2, 3)  # "rounded too early" is tried at each of these places
+# Mistakes named even when the answer is right at the places asked, if its extra places match the mistake:
+# adding ε to the variance is always wrong, however small ε is (a last-digit slip elsewhere is not blamed).
+NAMED_BEYOND_ASKED = ("plus-eps",)
 
 _QUANTITY_NAMES = {
     "mean": "the mean μ",
@@ -121,6 +124,14 @@ def diagnose(row, quantity: str, answer, index: int | None = None, eps: float = 
     if off <= unit / 2 + slack:
         return verdict(ROUNDING, f"Right to the {_places(places)} you kept, but that leaves fewer than two "
                                  f"significant digits: the exact value is {shown}. Keep more places.", "too-few-digits")
+    extra = asked is not None and typed > asked  # more places than asked: a mistake's digits there come first
+    named = [(abs(value - candidate), order, mistake, hint)
+             for order, (mistake, candidate, hint) in enumerate(_mistakes(row, record, quantity, index, eps) if extra else ())
+             if mistake in NAMED_BEYOND_ASKED and abs(value - candidate) <= unit / 2 + slack
+             and not _same_at(candidate, expected, places)]
+    if named:
+        _, _, mistake, hint = min(named)
+        return verdict(WRONG, hint, mistake)
     if asked is not None and typed > asked and _same_at(value, expected, asked):
         return verdict(ROUNDING, f"Right to the {_places(asked)} asked for; at the {_places(typed)} you typed it "
                                  f"rounds to {format_number(expected, typed)} (exactly {shown}).", "extra-places")
@@ -162,6 +173,26 @@ def _is_hand_rounded(row, quantity, index, eps, places, value) -> bool:
     except ValueError:
         return False
     return abs(hand - value) <= 1e-9 * abs(hand) + 1e-15
+
+
+def places_to_catch(row, quantity: str, mistakes=("no-eps",), index: int | None = None, eps: float = DEFAULT_EPS,
+                    least: int = 1, most: int = 10) -> int:
+    """The fewest decimal places (at least ``least``) at which every named mistake in ``mistakes`` gives
+    digits more than one unit in the last place from the right answer (closer is taken as rounding), so that a question asking for that many places can catch
+    it. Raises ValueError in plain words when no number of places up to ``most`` does."""
+    quantity = _check_quantity(quantity)
+    record = layer_norm_steps(row, eps=eps)
+    index = _check_index(quantity, index, record.n)
+    expected = _value(record, quantity, index)
+    values = {name: [v for key, v, _ in _mistakes(row, record, quantity, index, eps) if key == name] for name in mistakes}
+    for name, found in values.items():
+        if not found:
+            raise ValueError(f"There is no mistake called {name!r} for the {quantity}.")
+    for places in range(least, most + 1):  # beyond one unit in the last place, which rounding along the way explains
+        unit = 10.0 ** -places
+        if all(abs(round_half_away_from_zero(v[0], places) - expected) > unit * (1 + 1e-9) for v in values.values()):
+            return places
+    raise ValueError(f"Up to {most} decimal places, {', '.join(mistakes)} give the same digits as the right answer.")
 
 
 def question_text(row, quantity: str, index: int | None = None, eps: float = DEFAULT_EPS) -> str:
@@ -224,7 +255,8 @@ def _mistakes(row, record, quantity: str, index: int | None, eps: float):
                                "That is the standard deviation; the variance is the step before the square root."))
         candidates.append(("no-mean", square_of_values, no_mean))
         candidates.append(("plus-eps", record.variance_plus_eps,
-                           "That is the variance plus ε; the variance itself comes before ε is added."))
+                           "ε does not belong in the variance: that is σ² + ε. The variance comes first; "
+                           "ε is added to it only in the next step, under the square root."))
         candidates.append(("no-square", float(np.mean(np.abs(record.differences))),
                            "It looks like you averaged the distances from the mean without squaring them."))
     elif quantity == "std":

@@ -14,9 +14,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers.answer_check import (
+    QUANTITIES,
+    RIGHT,
+    ROUNDING,
+    WRONG,
+    diagnose,
+    expected_value,
+    known_mistakes,
+    places_to_catch,
+    question_text,
+    typed_places,
+)
+
 from conftest import EPS
 from conftest import LESSON_X as X
-from helpers.answer_check import QUANTITIES, RIGHT, ROUNDING, WRONG, diagnose, question_text, typed_places
 
 ROW1, ROW5 = X[0], X[4]
 
@@ -287,3 +299,41 @@ def test_a_one_step_mean_cut_off_is_not_blamed_on_rounding_along_the_way():
 def test_places_must_be_a_whole_number():
     with pytest.raises(ValueError, match="places"):
         diagnose(ROW1, "mean", "0.446", places=-1)
+
+
+def test_variance_plus_eps_with_extra_places_is_named_not_accepted():
+    row = np.round(np.random.default_rng(3).uniform(-1, 1, size=3), 3)  # notebook 03's question
+    with_eps = expected_value(row, "variance") + EPS
+    verdict = diagnose(row, "variance", f"{with_eps:.5f}", eps=EPS, places=3)
+    assert verdict.kind == WRONG and verdict.mistake == "plus-eps", verdict
+    assert "ε does not belong in the variance" in verdict.hint
+
+
+def _notebook_question_rows():
+    import torch
+
+    torch.manual_seed(0)  # notebook 08's batch; its token question takes sequence 2, token 3
+    token = np.round(torch.randn(2, 5, 3, dtype=torch.float64)[1, 2].numpy(), 3)
+    seeded = [np.round(np.random.default_rng(seed).uniform(-1, 1, size=3), 3) for seed in range(40)]
+    return [(token, ("no-eps", "n-1"))] + [(row, ("no-eps",)) for row in seeded]
+
+
+def test_the_places_asked_for_the_std_catch_a_forgotten_eps():
+    pytest.importorskip("torch")
+    for row, mistakes in _notebook_question_rows():
+        places = places_to_catch(row, "std", mistakes, eps=EPS, least=4)
+        assert places >= 4
+        for name, value, _ in known_mistakes(row, "std", eps=EPS):
+            if name in mistakes:
+                typed = f"{value:.{places}f}"
+                verdict = diagnose(row, "std", typed, eps=EPS, places=places)
+                assert verdict.kind == WRONG and verdict.mistake == name, (row, typed, verdict)
+        right = f"{expected_value(row, 'std', eps=EPS):.{places}f}"
+        assert diagnose(row, "std", right, eps=EPS, places=places).kind == RIGHT
+
+
+def test_places_to_catch_says_so_when_no_places_can():
+    with pytest.raises(ValueError, match="no mistake called"):
+        places_to_catch([0.1, 0.2, 0.4], "std", ("swapped",))
+    with pytest.raises(ValueError, match="same digits"):
+        places_to_catch([0.1, 0.2, 0.4], "std", ("no-eps",), eps=1e-30, most=6)
