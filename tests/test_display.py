@@ -14,7 +14,16 @@ import pytest
 
 import helpers
 from helpers import format_number, layer_norm_steps, show_matrix
-from helpers.display import STAGE_LABELS, format_eps, format_values, steps_html, steps_text, text_width
+from helpers.display import (
+    STAGE_LABELS,
+    format_eps,
+    format_values,
+    render_html,
+    render_text,
+    steps_html,
+    steps_text,
+    text_width,
+)
 from helpers.layernorm import STAGES
 
 from conftest import LESSON_X as X
@@ -490,3 +499,25 @@ def test_the_matrix_view_is_described_once_and_both_renderings_say_the_same(valu
     assert [row.label for row in grid.rows if row.highlighted] == ([f"row {highlight + 1}"] if highlight else [])
     changed = replace(grid, rows=(replace(grid.rows[0], cells=("7.7777",) * len(grid.rows[0].cells)), *grid.rows[1:]))
     assert "7.7777" in render_grid_text(changed) and "7.7777" in render_grid_html(changed)
+
+
+def test_the_published_check_is_described_once_and_both_renderings_say_the_same():
+    from helpers.display import published_check_html, published_check_text
+    from helpers.display.checks import published_check_table
+    from helpers.published_check import check_published_output
+
+    from widget_driver import tables
+
+    check = check_published_output(helpers.load_published_output(), X)
+    table = published_check_table(check)
+    assert published_check_text(check) == render_text(table) and published_check_html(check) == render_html(table)
+    text_rows = published_check_text(check).splitlines()[2:2 + len(table.rows)]
+    (parsed,) = tables(published_check_html(check))
+    assert parsed[0].cells == list(table.header)
+    assert len(parsed[1:]) == len(table.rows) == len(text_rows) == len(check.rows)
+    for row, text, shown in zip(table.rows, text_rows, parsed[1:]):
+        cells = [cell.text for cell in row.cells]
+        assert " ".join(" ".join(cells).split()) == " ".join(text.split())  # the same cells, in order
+        assert shown.cells == [cell.strip() for cell in cells]
+        assert (shown.highlighted, shown.flagged) == (row.highlighted, row.flagged) and row.highlighted != row.flagged
+    assert any(row.highlighted for row in table.rows) and any(row.flagged for row in table.rows)

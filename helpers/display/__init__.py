@@ -16,6 +16,7 @@ from helpers.display.checks import (
     format_difference,
     format_eps_range,
     published_check_html,
+    published_check_table,
     published_check_text,
 )
 from helpers.display.formatting import (
@@ -41,7 +42,7 @@ from helpers.display.formulas import (
 )
 from helpers.display.matrix import MatrixView, show_matrix, side_by_side
 from helpers.display.model import Cell, Row, Table, render_html, render_text
-from helpers.display.steps import EXACT_EXTRA_PLACES, stage_names, steps_html, steps_text
+from helpers.display.steps import EXACT_EXTRA_PLACES, stage_names, steps_html, steps_table, steps_text
 
 __all__ = [
     "DEFAULT_PLACES", "EDGE_ITEMS", "ELIDE_OVER", "ELLIPSIS", "EXACT_EXTRA_PLACES", "STAGE_LABELS", "MatrixView",
@@ -49,5 +50,5 @@ __all__ = [
     "filled_formulas_text", "format_difference", "format_eps", "format_eps_range", "format_number", "format_row",
     "format_values", "pad", "published_check_html", "published_check_text", "show_matrix", "side_by_side",
     "stage_names", "steps_html", "steps_text", "text_width", "Cell", "Row", "Table", "render_html", "render_text",
-    "comparison_table", "eps_fits_table", "APPROX_LEGEND", "mode_text", "places_for",
+    "comparison_table", "eps_fits_table", "published_check_table", "steps_table", "APPROX_LEGEND", "mode_text", "places_for",
 ]

@@ -3,24 +3,14 @@
 
 from __future__ import annotations
 
-import html
 import math
 
 from helpers.display.formatting import (
-    _CELL,
-    _CSS,
-    _FLAG_STYLE,
-    _HIGHLIGHT_STYLE,
-    _NUMBER_CELL,
-    _SCROLL_CLOSE,
-    _SCROLL_OPEN,
     DEFAULT_PLACES,
     format_eps,
     format_number,
     format_row,
     format_values,
-    pad,
-    text_width,
 )
 from helpers.display.model import Cell, Row, Table, render_html, render_text
 from helpers.published_check import CLOSE_TOLERANCE
@@ -118,36 +108,23 @@ def _published_check_notes(check) -> list[str]:
     ]
 
 
+def published_check_table(check) -> Table:
+    """The check described once: a row per published row, the close row highlighted, the others flagged."""
+    rows = tuple(Row(tuple(Cell(text) for text in cells), flagged=not row.close, highlighted=row.close)
+                 for row, cells in zip(check.rows, _published_check_rows(check)))
+    numeric = tuple(k not in (0, 7) for k in range(len(_CHECK_HEADER)))  # row and verdict read as words
+    return Table("layernorm-published-check", _published_check_title(check), _CHECK_HEADER, rows,
+                 tuple(_published_check_notes(check)), numeric, nowrap=True)
+
+
 def published_check_text(check) -> str:
     """A :class:`~helpers.published_check.PublishedOutputCheck` as an aligned text table with notes."""
-    rows = [_CHECK_HEADER, *_published_check_rows(check)]
-    widths = [max(text_width(row[k]) for row in rows) for k in range(len(_CHECK_HEADER))]
-    lines = [_published_check_title(check)]
-    for row in rows:
-        cells = [pad(cell, width) if k in (0, 7) else cell.rjust(width) for k, (cell, width) in enumerate(zip(row, widths))]
-        lines.append("  " + "  ".join(cells).rstrip())
-    lines += ["  " + note for note in _published_check_notes(check)]
-    return "\n".join(lines)
+    return render_text(published_check_table(check))
 
 
 def published_check_html(check) -> str:
     """The same check as an HTML table: impossible and wrong rows marked, the close row highlighted."""
-    head = "".join(f'<th style="{_CELL};text-align:left;white-space:nowrap">{html.escape(h)}</th>' for h in _CHECK_HEADER)
-    body = []
-    for row, cells in zip(check.rows, _published_check_rows(check)):
-        style = _HIGHLIGHT_STYLE if row.close else _FLAG_STYLE
-        tds = "".join(
-            f'<td style="{_CELL + ";text-align:left;white-space:nowrap" if k in (0, 7) else _NUMBER_CELL + ";white-space:pre"}">'
-            f"{html.escape(cell)}</td>" for k, cell in enumerate(cells)
-        )
-        body.append(f'<tr style="{style}">{tds}</tr>')
-    notes = "".join(f"<div>{html.escape(note)}</div>" for note in _published_check_notes(check))
-    return (
-        f'<div class="layernorm-published-check"><div style="font-weight:600;margin:4px 0">'
-        f"{html.escape(_published_check_title(check))}</div>"
-        f'{_SCROLL_OPEN}<table style="{_CSS}"><tr>{head}</tr>{"".join(body)}</table>{_SCROLL_CLOSE}'
-        f'<div style="font-size:12px;margin-top:4px;color:#444">{notes}</div></div>'
-    )
+    return render_html(published_check_table(check))
 
 
 def format_eps_range(fit) -> str:

@@ -47,6 +47,12 @@ class Table:
     header: tuple[str, ...]
     rows: tuple[Row, ...]
     notes: tuple[str, ...] = ()
+    numeric: tuple[bool, ...] = ()  # per column: right-aligned numbers (default: every column left-aligned)
+    nowrap: bool = False  # HTML cells never wrap (a number column keeps its spaces)
+
+
+def _is_numeric(table: Table, k: int) -> bool:
+    return bool(table.numeric) and table.numeric[k]
 
 
 def render_text(table: Table) -> str:
@@ -54,22 +60,26 @@ def render_text(table: Table) -> str:
     grid = [list(table.header), *([cell.text for cell in row.cells] for row in table.rows)]
     widths = [max(text_width(line[k]) for line in grid) for k in range(len(table.header))]
     lines = [table.title]
-    lines += ["  " + "  ".join(pad(text, width) for text, width in zip(line, widths)).rstrip() for line in grid]
+    lines += ["  " + "  ".join(_rjust(text, width) if _is_numeric(table, k) else pad(text, width)
+                               for k, (text, width) in enumerate(zip(line, widths))).rstrip() for line in grid]
     lines += ["  " + note for note in table.notes]
     return "\n".join(lines)
 
 
 def render_html(table: Table) -> str:
     """The same table as HTML in a box that scrolls sideways; marks become background shades."""
-    head = "".join(f'<th style="{_CELL};text-align:left">{html.escape(h)}</th>' for h in table.header)
+    nowrap = ";white-space:nowrap" if table.nowrap else ""
+    head = "".join(f'<th style="{_CELL};text-align:left{nowrap}">{html.escape(h)}</th>' for h in table.header)
     body = []
     for row in table.rows:
         shade = _FLAG_STYLE if row.flagged else _HIGHLIGHT_STYLE if row.highlighted else ""
         cells = []
-        for cell in row.cells:
+        for k, cell in enumerate(row.cells):
             tag = "th" if cell.heading else "td"
             flag = f";{_FLAG_STYLE}" if cell.flagged else ""
-            cells.append(f'<{tag} style="{_CELL};text-align:left{flag}">{html.escape(cell.text)}</{tag}>')
+            style = (_NUMBER_CELL + (";white-space:pre" if table.nowrap else "") if _is_numeric(table, k)
+                     else f"{_CELL};text-align:left{nowrap}")
+            cells.append(f'<{tag} style="{style}{flag}">{html.escape(cell.text)}</{tag}>')
         body.append(f'<tr{f" style={chr(34)}{shade}{chr(34)}" if shade else ""}>{"".join(cells)}</tr>')
     notes = "".join(f"<div>{html.escape(note)}</div>" for note in table.notes)
     notes_block = f'<div style="font-size:12px;margin-top:4px;color:#444">{notes}</div>' if notes else ""
