@@ -155,7 +155,7 @@ def setup_source() -> str:
         )
     return (
         f"#@title {SETUP_TITLE}\n"
-        "import importlib.util, os, re, shutil, subprocess, sys\n"
+        "import importlib.util, os, re, shutil, subprocess, sys  # noqa: E401 (one line: a short cell)\n"
         "from pathlib import Path\n"
         "\n"
         "\n"
