@@ -521,3 +521,30 @@ def test_the_published_check_is_described_once_and_both_renderings_say_the_same(
         assert shown.cells == [cell.strip() for cell in cells]
         assert (shown.highlighted, shown.flagged) == (row.highlighted, row.flagged) and row.highlighted != row.flagged
     assert any(row.highlighted for row in table.rows) and any(row.flagged for row in table.rows)
+
+
+@pytest.mark.parametrize("decimals, focus", [(None, ("mean",)), (2, ("std",)), (2, ())])
+def test_the_filled_formulas_are_described_once_and_both_renderings_say_the_same(decimals, focus):
+    from dataclasses import replace
+
+    from helpers.display import filled_formulas_html, filled_formulas_table, filled_formulas_text
+    from helpers.display.model import render_formulas_html, render_formulas_text
+
+    from widget_driver import tables
+
+    record = layer_norm_steps(X[0], decimals=decimals)  # at 2 places rounding moves five stages
+    stages = ("mean", "differences", "variance", "std", "normalised")
+    table = filled_formulas_table(record, stages, focus, title="step")
+    assert filled_formulas_html(record, stages, focus, title="step") == render_formulas_html(table)
+    assert filled_formulas_text(record, stages, focus) == render_formulas_text(replace(table, title=""))
+    text_lines = filled_formulas_text(record, stages, focus).splitlines()[:len(stages)]
+    (parsed,) = tables(filled_formulas_html(record, stages, focus, title="step"))
+    assert len(parsed) == len(table.lines) == len(text_lines)
+    for line, text, shown in zip(table.lines, text_lines, parsed):
+        assert text.split() == [*(["▶"] if line.focused else []), *line.label.split(), *line.formula.split(),
+                                *line.drift.split()]  # the same words, in order
+        assert shown.cells == [line.label, f"{line.formula} {line.drift}".strip()]
+        assert shown.highlighted == line.focused and shown.flagged == (bool(line.drift) and not line.focused)
+    assert any(line.drift for line in table.lines) == (decimals == 2)
+    changed = replace(table, lines=(replace(table.lines[0], formula="μ = 7.7777"), *table.lines[1:]))
+    assert "7.7777" in render_formulas_text(changed) and "7.7777" in render_formulas_html(changed)

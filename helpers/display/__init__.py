@@ -37,6 +37,7 @@ from helpers.display.formulas import (
     APPROX_LEGEND,
     filled_formula,
     filled_formulas_html,
+    filled_formulas_table,
     filled_formulas_text,
     mode_text,
 )
@@ -50,5 +51,6 @@ __all__ = [
     "filled_formulas_text", "format_difference", "format_eps", "format_eps_range", "format_number", "format_row",
     "format_values", "pad", "published_check_html", "published_check_text", "show_matrix", "side_by_side",
     "stage_names", "steps_html", "steps_text", "text_width", "Cell", "Row", "Table", "render_html", "render_text",
-    "comparison_table", "eps_fits_table", "published_check_table", "steps_table", "APPROX_LEGEND", "mode_text", "places_for",
+    "comparison_table", "eps_fits_table", "published_check_table", "steps_table",
+    "filled_formulas_table", "APPROX_LEGEND", "mode_text", "places_for",
 ]

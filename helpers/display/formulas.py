@@ -8,29 +8,21 @@ the equation says "≈" and one line under the table says what it means (``APPRO
 
 from __future__ import annotations
 
-import html
 from decimal import Context, Decimal
 
 import numpy as np
 
 from helpers.display.formatting import (
-    _CELL,
-    _CSS,
-    _FLAG_STYLE,
-    _HIGHLIGHT_STYLE,
-    _SCROLL_CLOSE,
-    _SCROLL_OPEN,
     DEFAULT_PLACES,
     ELLIPSIS,
     STAGE_LABELS,
     format_eps,
     format_number,
     format_values,
-    pad,
     places_for,
-    text_width,
 )
-from helpers.display.steps import _FOCUS_MARK, EXACT_EXTRA_PLACES, _places_showing_eps, stage_names
+from helpers.display.model import FormulaLine, FormulasTable, render_formulas_html, render_formulas_text
+from helpers.display.steps import EXACT_EXTRA_PLACES, _places_showing_eps, stage_names
 
 MAX_EXTRA_PLACES = 6  # operands may get up to this many more places than their stage shows
 APPROX_LEGEND = "≈: the numbers shown are rounded; the result is worked out from the unrounded values."
@@ -221,36 +213,23 @@ def _legend(record, stages) -> list[str]:
     return lines
 
 
+def filled_formulas_table(record, stages, focus=(), title: str = "") -> FormulasTable:
+    """The stages' filled formulas described once (names, equations, focus and drift marks, legend);
+    :func:`filled_formulas_text` and :func:`filled_formulas_html` render this one description."""
+    focus = stage_names(focus, "focus")
+    stages = stage_names(stages)
+    lines = tuple(FormulaLine(STAGE_LABELS[stage][0], filled_formula(record, stage), _drift(record, stage),
+                              focused=stage in focus) for stage in stages)
+    return FormulasTable(lines, tuple(_legend(record, stages)), title)
+
+
 def filled_formulas_text(record, stages, focus=()) -> str:
     """One line per stage in ``stages``: its name and :func:`filled_formula`; stages in ``focus`` marked ▶.
 
     A hand-rounded record marks the stages rounding moved "≠ exact" with the exact values."""
-    focus = stage_names(focus, "focus")
-    stages = stage_names(stages)
-    width = max(text_width(STAGE_LABELS[stage][0]) for stage in stages)
-    lines = []
-    for stage in stages:
-        drift = _drift(record, stage)
-        lines.append(f"  {_FOCUS_MARK if stage in focus else ' '} {pad(STAGE_LABELS[stage][0], width)}  "
-                     f"{filled_formula(record, stage)}" + (f"   {drift}" if drift else ""))
-    return "\n".join(lines + [f"  {line}" for line in _legend(record, stages)])
+    return render_formulas_text(filled_formulas_table(record, stages, focus))
 
 
 def filled_formulas_html(record, stages, focus=(), title: str = "") -> str:
     """The same as :func:`filled_formulas_text`, as an HTML table with the stages in ``focus`` shaded."""
-    focus = stage_names(focus, "focus")
-    stages = stage_names(stages)
-    rows = []
-    for stage in stages:
-        drift = _drift(record, stage)
-        shade = f"{_HIGHLIGHT_STYLE};font-weight:700" if stage in focus else _FLAG_STYLE if drift else ""
-        style = f' style="{shade}"' if shade else ""
-        mark = f' <span style="color:#a33c00">{html.escape(drift)}</span>' if drift else ""
-        rows.append(f'<tr{style}><th style="{_CELL};text-align:left">{html.escape(STAGE_LABELS[stage][0])}</th>'
-                    f'<td style="{_CELL};text-align:left;white-space:nowrap">'
-                    f"{html.escape(filled_formula(record, stage))}{mark}</td></tr>")
-    heading = f'<div style="font-weight:600;margin:4px 0">{html.escape(title)}</div>' if title else ""
-    legend = "".join(f"<div>{html.escape(line)}</div>" for line in _legend(record, stages))
-    notes = f'<div style="font-size:12px;margin-top:4px;color:#444">{legend}</div>' if legend else ""
-    return (f'<div class="layernorm-filled-steps">{heading}{_SCROLL_OPEN}'
-            f'<table style="{_CSS}">{"".join(rows)}</table>{_SCROLL_CLOSE}{notes}</div>')
+    return render_formulas_html(filled_formulas_table(record, stages, focus, title))

@@ -225,3 +225,50 @@ def render_grid_html(grid: Grid) -> str:
         f'<div class="{grid.css_class}">{title}{_SCROLL_OPEN}<table style="{_CSS}"><tr><th style="{_CELL}"></th>{headers}</tr>'
         f'{"".join(rows)}</table>{_SCROLL_CLOSE}</div>'
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Filled formulas (the step explorer): a line per stage, its name and its equation with numbers.
+
+
+@dataclass(frozen=True)
+class FormulaLine:
+    label: str
+    formula: str  # e.g. "μ = (x₁ + … + xₙ) / n = (1.1330 + (-0.2990) + 0.5030) / 3 = 0.4457"
+    drift: str = ""  # "≠ exact (…)" when rounding by hand moved this stage: shaded orange
+    focused: bool = False  # text: ▶; HTML: shaded blue, bold
+
+
+@dataclass(frozen=True)
+class FormulasTable:
+    lines: tuple[FormulaLine, ...]
+    notes: tuple[str, ...] = ()
+    title: str = ""  # "" for none
+    css_class: str = "layernorm-filled-steps"
+
+
+def render_formulas_text(table: FormulasTable) -> str:
+    """Aligned text: ▶ marks the lines in focus; a line rounding moved ends with its exact values."""
+    width = max(text_width(line.label) for line in table.lines)
+    lines = [table.title] if table.title else []
+    for line in table.lines:
+        lines.append(f"  {FOCUS_MARK if line.focused else ' '} {pad(line.label, width)}  {line.formula}"
+                     + (f"   {line.drift}" if line.drift else ""))
+    return "\n".join(lines + [f"  {note}" for note in table.notes])
+
+
+def render_formulas_html(table: FormulasTable) -> str:
+    """The same lines as an HTML table: focus shaded blue and bold, lines rounding moved orange."""
+    rows = []
+    for line in table.lines:
+        shade = f"{_HIGHLIGHT_STYLE};font-weight:700" if line.focused else _FLAG_STYLE if line.drift else ""
+        style = f' style="{shade}"' if shade else ""
+        mark = f' <span style="color:#a33c00">{html.escape(line.drift)}</span>' if line.drift else ""
+        rows.append(f'<tr{style}><th style="{_CELL};text-align:left">{html.escape(line.label)}</th>'
+                    f'<td style="{_CELL};text-align:left;white-space:nowrap">'
+                    f"{html.escape(line.formula)}{mark}</td></tr>")
+    heading = f'<div style="font-weight:600;margin:4px 0">{html.escape(table.title)}</div>' if table.title else ""
+    legend = "".join(f"<div>{html.escape(note)}</div>" for note in table.notes)
+    notes = f'<div style="font-size:12px;margin-top:4px;color:#444">{legend}</div>' if legend else ""
+    return (f'<div class="{table.css_class}">{heading}{_SCROLL_OPEN}'
+            f'<table style="{_CSS}">{"".join(rows)}</table>{_SCROLL_CLOSE}{notes}</div>')

@@ -7,11 +7,10 @@ import math
 import numpy as np
 
 from helpers.display.formatting import DEFAULT_PLACES, STAGE_LABELS, format_eps, format_values, places_for
-from helpers.display.model import FOCUS_MARK, StageLine, StepsTable, render_steps_html, render_steps_text
+from helpers.display.model import StageLine, StepsTable, render_steps_html, render_steps_text
 from helpers.layernorm import STAGES
 
 EXACT_EXTRA_PLACES = 2  # a hand-rounded record shows the exact values with this many more places
-_FOCUS_MARK = FOCUS_MARK  # kept for helpers.display.formulas
 
 
 def stage_names(names, what: str = "stages") -> tuple[str, ...]:
