@@ -1,10 +1,12 @@
 """One description of a table view, rendered twice: as aligned text and as HTML.
 
-A view builds a :class:`Table` (title, header, rows of cells, marks, notes) once; :func:`render_text`
-and :func:`render_html` turn that one description into what print shows and what Jupyter shows, so
-the two cannot say different things. Marks: a row may be ``flagged`` (pale orange: wrong, differs)
-or ``highlighted`` (pale blue: current, close); a cell may be ``flagged`` on its own or be a row
-``heading`` (a <th> in HTML).
+A view builds its description once and a text and an HTML renderer turn that one description into
+what print shows and what Jupyter shows, so the two cannot say different things:
+:class:`Table` (comparison, eps fits, published check), :class:`StepsTable` (a record's steps),
+:class:`Grid` (a matrix) and :class:`FormulasTable` (filled formulas). In a Table a row may be
+``flagged`` (pale orange: wrong, differs) or ``highlighted`` (pale blue: current, close); a cell may
+be ``flagged`` on its own or be a row ``heading`` (a <th> in HTML). The other descriptions mark lines
+``focused`` (▶, blue), ``drifted`` (≠ exact, orange) or ``highlighted`` (◀, blue).
 """
 
 from __future__ import annotations
