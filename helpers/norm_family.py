@@ -21,7 +21,7 @@ import numpy as np
 from helpers.backward import layer_norm_backward
 from helpers.layernorm import DEFAULT_EPS, as_float_array, check_eps, layer_norm, per_feature
 
-RMS_NORM_EPS = 1e-6  # LLaMA's default
+RMS_NORM_EPS = 1e-6  # the original LLaMA's (Llama 2 and Llama 3 set 1e-5)
 NORM_KINDS = ("layer", "rms", "batch")
 
 __all__ = [
