@@ -61,7 +61,7 @@ def bert_layer_norm(x, eps=1e-12):
 
 
 def rms_norm(x, eps=1e-6):
-    """RMSNorm as in LLaMA: no mean subtracted, divide by √(mean(x²) + ε), ε = 1e-6."""
+    """RMSNorm as in the original LLaMA: no mean subtracted, divide by √(mean(x²) + ε), ε = 1e-6."""
     return x / np.sqrt((x * x).mean(axis=-1, keepdims=True) + eps)
 
 
@@ -106,7 +106,7 @@ def gallery(features: int = 3) -> tuple[GalleryEntry, ...]:
         GalleryEntry("one-pass variance", one_pass, "E[x²] − E[x]², as in many from-scratch versions"),
         GalleryEntry("Keras default", keras_layer_norm, "keras.layers.LayerNormalization signature"),
         GalleryEntry("BERT", bert_layer_norm, "BERT's config, layer_norm_eps"),
-        GalleryEntry("RMSNorm (LLaMA)", rms_norm, "LLaMA's RMSNorm, norm_eps"),
+        GalleryEntry("RMSNorm (LLaMA 1)", rms_norm, "LLaMA 1's RMSNorm, norm_eps (Llama 2 and 3 use 1e-5)"),
         GalleryEntry("scalar γ", ScalarGammaLayerNorm(), "from-scratch versions with one γ"),
         GalleryEntry("wrong axis", wrong_axis, "statistics over the tokens"),
     )

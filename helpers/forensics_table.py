@@ -25,7 +25,7 @@ from helpers.published_check import (
 )
 
 # Default ε of well-known implementations (their documentation or config), and no ε at all.
-KNOWN_EPS = (("BERT", 1e-12), ("Flax, LLaMA", 1e-6), ("PyTorch, GPT-2", 1e-5), ("Keras", 1e-3), ("no ε", 0.0))
+KNOWN_EPS = (("BERT", 1e-12), ("Flax, LLaMA 1", 1e-6), ("PyTorch, GPT-2", 1e-5), ("Keras", 1e-3), ("no ε", 0.0))
 AXES = ("rows", "columns")
 
 

@@ -30,7 +30,7 @@ GALLERY_EXPECTED = {
     "one-pass variance": (True, "biased", "inside sqrt", 1e-5, "rows", True, False, "none"),
     "Keras default": (True, "biased", "inside sqrt", 1e-3, "rows", False, False, "none"),
     "BERT": (True, "biased", "inside sqrt", 1e-12, "rows", False, False, "none"),
-    "RMSNorm (LLaMA)": (False, "biased", "inside sqrt", 1e-6, "rows", False, False, "none"),
+    "RMSNorm (LLaMA 1)": (False, "biased", "inside sqrt", 1e-6, "rows", False, False, "none"),
     "scalar γ": (True, "biased", "inside sqrt", 1e-5, "rows", False, True, "scalar"),
     "wrong axis": (True, "biased", "inside sqrt", 1e-5, "columns", False, False, "none"),
 }
@@ -265,7 +265,7 @@ def test_gallery_on_the_lesson_matrix():
             expected = np.abs(entry.fn(x.copy()) - truth).max(axis=1)
         np.testing.assert_allclose(result.row_differences, expected, rtol=1e-12, atol=1e-15)
     by_name = {r.name: r for r in comparison.results}
-    for name in ("Keras default", "BERT", "RMSNorm (LLaMA)", "wrong axis"):
+    for name in ("Keras default", "BERT", "RMSNorm (LLaMA 1)", "wrong axis"):
         assert by_name[name].worst_row == 5, name  # row 5, the tiny-variance row, is where it shows
     assert np.argmax(by_name["one-pass variance"].offset_differences) == 4
     assert (
