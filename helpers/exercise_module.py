@@ -5,7 +5,9 @@ by ``import helpers``. The module may be a class taking ``(n_features, eps=1e-5)
 its forward takes a tensor whose last axis is the features. Checked, in order: it can be built for
 3 and for 5 features (a hard-coded width fails at 5), it has learnable γ and β (one per feature),
 its output matches LayerNorm on unseen batches (float32 and float64), it uses γ and β the right way
-round, and gradients flow back to the input and to γ and β.
+round, gradients flow back to the input and to γ and β, and it follows its own eps (built with
+eps=0.1, or an instance with its ``eps`` set to 0.1), so a hard-coded 1e-5 is caught. A missing
+``super().__init__()`` is named in plain words.
 """
 
 from __future__ import annotations
