@@ -33,14 +33,14 @@ EXACT_PLACES = (2, 3, 4, 5)
 HAND_DECIMALS = (1, 2, 3)
 
 # Default eps of common frameworks and models (notebook 04). Sources: torch.nn.LayerNorm's
-# signature; GPT-2's config (layer_norm_epsilon); flax.linen.LayerNorm's signature; LLaMA's
+# signature; GPT-2's config (layer_norm_epsilon); flax.linen.LayerNorm's signature; the original LLaMA's
 # RMSNorm (norm_eps in its params); BERT's config (layer_norm_eps); keras.layers.LayerNormalization's
 # signature.
 FRAMEWORK_EPS = {
     "PyTorch": 1e-5,
     "GPT-2": 1e-5,
     "Flax": 1e-6,
-    "LLaMA (RMSNorm)": 1e-6,
+    "LLaMA 1 (RMSNorm; Llama 2 and 3 use 1e-5)": 1e-6,
     "BERT": 1e-12,
     "Keras": 1e-3,
 }
