@@ -262,7 +262,7 @@ def test_expected_value_and_known_mistakes_are_public():
     mistakes = known_mistakes(row, "variance")
     by_name = {name: value for name, value, _ in mistakes}
     assert by_name["n-1"] == pytest.approx(np.var(row, ddof=1), rel=1e-14)
-    for name, value, hint in mistakes:
+    for name, value, _hint in mistakes:
         if name != "rounded-early":
             assert diagnose(row, "variance", f"{value:.6f}").mistake == name, name
     with pytest.raises(ValueError, match="Say which normalised value"):

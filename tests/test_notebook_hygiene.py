@@ -72,7 +72,7 @@ def _user_names() -> set[str]:
     """The name of whoever runs the tests, when it could only be a user name (not 'root', a word)."""
     try:
         name = getpass.getuser()
-    except Exception:  # no user name available: nothing to look for
+    except Exception:  # noqa: BLE001 (getpass raises several kinds) no user name available: nothing to look for
         return set()
     return {name} if len(name) >= 3 and name not in {"root", "user", "runner", "jovyan"} else set()
 

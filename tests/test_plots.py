@@ -22,10 +22,13 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Circle, Rectangle  # noqa: E402
 
 import helpers  # noqa: E402
-from conftest import EPS  # noqa: E402
-from conftest import LESSON_X as X  # noqa: E402
-from conftest import numpy_layer_norm  # noqa: E402
 from helpers import plots  # noqa: E402
+
+from conftest import (
+    EPS,  # noqa: E402
+    numpy_layer_norm,  # noqa: E402
+)
+from conftest import LESSON_X as X  # noqa: E402
 
 OKABE_ITO = {"#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#000000"}
 

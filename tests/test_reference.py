@@ -16,8 +16,6 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import helpers  # noqa: E402
-from conftest import LESSON_X as X  # noqa: E402
-from conftest import LESSON_X_TEXT, exact_layer_norm  # noqa: E402
 from helpers.reference import (  # noqa: E402
     CLOSE_TOLERANCE,
     LessonLayerNorm,
@@ -25,6 +23,9 @@ from helpers.reference import (  # noqa: E402
     compare,
     compare_implementations,
 )
+
+from conftest import LESSON_X as X  # noqa: E402
+from conftest import LESSON_X_TEXT, exact_layer_norm  # noqa: E402
 
 
 def exact_output(texts, unbiased=False):

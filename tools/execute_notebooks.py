@@ -135,7 +135,7 @@ def main(argv: list[str]) -> int:
             except KeyboardInterrupt:
                 print(f"{path.name:<{width}}  interrupted")
                 return 130
-            except Exception as error:  # report and carry on with the next notebook
+            except Exception as error:  # noqa: BLE001 (any failure:) report and carry on with the next notebook
                 status = f"FAILED  {describe(error)}"
                 failed.append(path.name)
                 if type(error).__name__ not in ("CellExecutionError", "CellTimeoutError"):
