@@ -161,7 +161,7 @@ class RowCheck:
         if self.matches:
             return "right: the true output, rounded"
         if self.close:
-            return f"close (within {CLOSE_TOLERANCE:g}), not exact"
+            return f"close, but wrong: off by up to {self.max_difference:.4f}"
         if self.could_be_layer_norm_of_x:
             return "wrong here: only another ε or convention gives it"
         return "wrong: no ε or convention gives it from x"
