@@ -57,6 +57,13 @@ def describe_image(image, alt: str) -> None:
     """The image's text alternative: its title in 8 (an <img>'s accessible name); 7.7 has no place for it
     on the image, so show ``alt`` beside it too (see :func:`caption_html`)."""
     if IPYWIDGETS_8:
+        # 8's view sets the title only when the model's ``description`` is empty, and reads its length:
+        # Image has no description, so with a tooltip its view fails to draw ("Cannot read properties of
+        # undefined"). An empty synced description lets the tooltip through as the <img>'s title.
+        if "description" not in image.trait_names():
+            import traitlets
+
+            image.add_traits(description=traitlets.Unicode("").tag(sync=True))
         image.tooltip = alt
 
 

@@ -312,6 +312,9 @@ REPORT = """() => {
             if (!view) problems.push(`cell ${i}: widget not rendered, shows: ${text.slice(0, 120)}`);
             else if (view.getBoundingClientRect().height < 10) problems.push(`cell ${i}: widget rendered empty`);
             else if (/Error displaying widget|model not found/i.test(text)) problems.push(`cell ${i}: ${text.slice(0, 120)}`);
+            // a part of the widget whose view failed (ipywidgets draws an error icon in its place)
+            if (child && child.node.querySelector('.jupyter-widgets-error-widget'))
+                problems.push(`cell ${i}: a part of the widget failed to draw (error icon)`);
         });
     });
     const errorNodes = panel.node.querySelectorAll('[data-mime-type="application/vnd.jupyter.stderr"]').length;
