@@ -38,13 +38,17 @@ class MatrixEditor(NumbersBox):
         self._row = _check_row_index(row, rows)
         self._output = frozen_array(layer_norm(self.matrix, eps=self.eps))
         self.record = layer_norm_steps(self.matrix[self._row], eps=self.eps)
-        self.cells = [[widgets.Text(value=_number_text(v), continuous_update=False,
-                                    layout=widgets.Layout(width="90px")) for v in line] for line in self.matrix]
-        for i, line in enumerate(self.cells):
-            for j, cell in enumerate(line):
+        # Each cell's name is its description, "row 1, feature f1": to the eye the grid's row and column
+        # headers say it, so the label is zero-wide (in the page, so read out, but not drawn; the
+        # "visually hidden" label). ipywidgets 8 links it to the input (<label for>); 7.7 (Colab) does
+        # not, so there the name is also the label's hover text (helpers.accessibility.name).
+        self.cells = [[name(widgets.Text(value=_number_text(v), description=f"row {i + 1}, feature f{j + 1}",
+                                         continuous_update=False, style={"description_width": "0px"},
+                                         layout=widgets.Layout(width="90px")), f"row {i + 1}, feature f{j + 1}")
+                       for j, v in enumerate(line)] for i, line in enumerate(self.matrix)]
+        for line in self.cells:
+            for cell in line:
                 cell.observe(self._on_cell, names="value")
-                # no description (the grid's headers say it to the eye): a name for a screen reader
-                name(cell, f"row {i + 1}, feature f{j + 1}")
         self.row_labels = [widgets.Label(layout=widgets.Layout(width="76px")) for _ in range(rows)]  # fits "▶ row 10"
         self.row_lines = [widgets.HBox([label, *line]) for label, line in zip(self.row_labels, self.cells)]
         header = widgets.HBox([widgets.Label("", layout=widgets.Layout(width="76px"))] + [

@@ -8,7 +8,7 @@ import ipywidgets as widgets
 
 from helpers.accessibility import name
 from helpers.data import parse_number
-from helpers.widgets.base import _MESSAGE_COLOUR, NumbersBox, _never_raises, _number_argument
+from helpers.widgets.base import _MESSAGE_COLOUR, _WIDE, NumbersBox, _never_raises, _number_argument
 
 
 class _Question(NumbersBox):
@@ -103,7 +103,8 @@ class NumberQuestion(_Question):
         self.question, self.answer, self.tolerance = str(question), answer, tolerance
         self.hint, self.explanation = str(hint), str(explanation)
         self.typed: float | None = None
-        self.answer_box = name(widgets.Text(placeholder="your answer", continuous_update=False), "your answer")
+        self.answer_box = name(widgets.Text(description="your answer:", placeholder="a number",
+                                                  continuous_update=False, **_WIDE), "your answer")
         self.answer_box.observe(self._on_answer, names="value")
         self.message_html, self.verdict_html = widgets.HTML(), widgets.HTML()
         self.children = [widgets.HTML(f"<b>Check yourself.</b> {html.escape(self.question)}"),
