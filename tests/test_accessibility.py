@@ -53,8 +53,6 @@ def assert_no_serious(scan: dict, where: str) -> None:
 KNOWN_FINDINGS = {
     # ipywidgets 8's slider handle (noUiSlider, role=slider) is not linked to the slider's description
     "aria-input-field-name",
-    # controls named only by a title (number_question's answer box, the matrix editor's cells): need a visible label
-    "label-title-only",
     # a horizontally scrolling output box (07, 13) that cannot take the keyboard focus
     "scrollable-region-focusable",
 }
