@@ -155,6 +155,8 @@ def test_row_editor_as_a_learner(lab_page):
         assert page.evaluate(MARK_OUTPUT, ["widgets.row_editor(x[0]", "row-editor"]), "no row editor in 02_mean"
         editor = page.locator('[data-test="row-editor"]')
         row = list(X[0])
+        # Notebook 02 shows the steps up to the mean; the learner opens the later ones.
+        editor.locator("button", has_text="show the later steps").click()
         wait_for_table(page, editor, expected_numbers(row))
 
         # Type a new first value into its box and press Enter.
@@ -164,11 +166,9 @@ def test_row_editor_as_a_learner(lab_page):
         wait_for_table(page, editor, expected_numbers(row))
         assert text_box(editor, "row x:").input_value() == "2.5, -0.299, 0.503"
 
-        # Move the ε slider with the keyboard, as a learner can: 20 steps of 0.1 on its log scale.
-        assert float(text_box(editor, "exact ε:").input_value()) == 1e-5
-        eps = move_eps_slider(page, editor, steps=20)
-        assert 0.9e-3 <= eps <= 1.1e-3, f"20 steps right from 1e-5 should give ε ≈ 1e-3, got {eps}"
-        wait_for_table(page, editor, expected_numbers(row, eps))
+        # Notebook 02 has not reached ε (upto="mean"): its controls are hidden there. The ε slider by
+        # keyboard is walked in test_row_editor_by_keyboard_alone_and_keystroke_to_screen and in Voilà.
+        assert not text_box(editor, "exact ε:").is_visible(), "notebook 02 shows ε before notebook 04 explains it"
         save_screenshot(page, "learner/row_editor_after_edits")
 
         # A value that is not a number: a message in plain words, and the last good numbers stay.
@@ -188,11 +188,12 @@ def test_row_editor_as_a_learner(lab_page):
 
 def explorer_line(explorer, label: str):
     """The text of the explorer's line for stage ``label``, or None when it is not shown."""
-    return explorer.evaluate("""(root, label) => {
+    line = explorer.evaluate("""(root, label) => {
         const row = [...root.querySelectorAll('tr')].find(tr => tr.querySelector('th')
             && tr.querySelector('th').textContent.trim() === label);
         return row ? row.textContent : null;
     }""", label)
+    return None if line is None else line.split(" ≠ exact")[0]  # the numbers shown, without the exact ones beside
 
 
 def walk_through_every_stage(page, explorer, row, places=3) -> None:
@@ -281,7 +282,8 @@ def keyboard_page(lab_page, session):
                          ("matrix_editor", "matrix"), ("answer_checker", "checker")):
         assert lab_page.evaluate(MARK_OUTPUT, [source, name])
     yield lab_page
-    close_notebook(lab_page)
+    if not lab_page.is_closed():  # test_jupyterlab_shuts_down_cleanly may have closed it already
+        close_notebook(lab_page)
 
 
 def tab_names(page, presses: int) -> list[dict]:
@@ -353,8 +355,8 @@ def test_step_explorer_by_keyboard_alone(keyboard_page):
         if position == len(WALKTHROUGH):
             break
         explorer.locator("button", has_text="Next ▶").focus()  # a disabled button drops the focus
-    line = explorer.locator("tr", has_text="output").first.text_content()
-    assert line.strip().endswith(stage_result("output", hand)), line
+    line = explorer_line(explorer, "output")
+    assert line is not None and line.endswith(stage_result("output", hand)), line
     # The row picker by keys: row 2 at the same stage. In JupyterLab a bare ↓ on a drop-down is taken by
     # the notebook (command mode: "select the cell below", and the focus leaves the widget); Alt+↓ opens
     # the list, where ↓ and Enter choose, as in any <select>. (Colab and Voilà do not take the bare ↓.)
