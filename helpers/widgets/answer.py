@@ -15,7 +15,6 @@ from helpers.widgets.base import (
     NumbersBox,
     _as_text,
     _check_eps_value,
-    _message_lines,
     _never_raises,
 )
 
