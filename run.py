@@ -44,10 +44,15 @@ SLIDES_TOOL = ROOT / "tools" / "lecture_slides.py"
 COLAB_PYTHON = "python3.13"
 COLAB_VENV = ROOT / ".venv-colab"
 COLAB_REQUIREMENTS = ROOT / "requirements-colab.txt"
-COLAB_LIKE_TESTS = ["tests/test_widgets.py", "tests/test_plots.py", "tests/test_answer_check.py",
-                    "tests/test_data.py", "tests/test_display.py",
-                    # every notebook's set-up cell in a simulated Colab, with Colab's versions
-                    "tests/test_colab_setup.py"]
+COLAB_LIKE_TESTS = [
+    "tests/test_widgets.py",
+    "tests/test_plots.py",
+    "tests/test_answer_check.py",
+    "tests/test_data.py",
+    "tests/test_display.py",
+    # every notebook's set-up cell in a simulated Colab, with Colab's versions
+    "tests/test_colab_setup.py",
+]
 NBVAL_FIX = ROOT / "tools" / "nbval_store_history.py"
 NBVAL_FIX_PLUGIN = "tools.nbval_store_history"
 
@@ -71,6 +76,7 @@ def say(message: str) -> None:
 # --------------------------------------------------------------------------
 # The environment in .venv/
 # --------------------------------------------------------------------------
+
 
 def venv_python(venv: Path = VENV) -> Path:
     if os.name == "nt":
@@ -97,8 +103,7 @@ def create_venv(venv: Path = VENV, base_python: str = sys.executable) -> None:
         # The folder is there but has no working Python (e.g. the Python it
         # was made with is gone): start it again from scratch.
         cmd.insert(3, "--clear")
-    result = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    result = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if result.returncode != 0 or not venv_python(venv).exists():
         tail = "\n".join(result.stdout.strip().splitlines()[-10:])
         if tail:
@@ -110,26 +115,22 @@ def create_venv(venv: Path = VENV, base_python: str = sys.executable) -> None:
 
 
 def pip_install(args: list[str], what: str, venv: Path = VENV) -> None:
-    cmd = [str(venv_python(venv)), "-m", "pip", "install",
-           "--disable-pip-version-check", "--no-input", *args]
+    cmd = [str(venv_python(venv)), "-m", "pip", "install", "--disable-pip-version-check", "--no-input", *args]
     log_path = venv / PIP_LOG.name
     with open(log_path, "a", encoding="utf-8", errors="replace") as log:
         log.write(f"\n$ {' '.join(cmd)}\n")
         log.flush()
-        code = subprocess.run(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                              stdin=subprocess.DEVNULL).returncode
+        code = subprocess.run(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL).returncode
     if code != 0:
         lines = log_path.read_text(encoding="utf-8", errors="replace").splitlines()
         # pip's own ERROR lines say what went wrong; without them, show the end.
         errors = [line for line in lines if line.startswith("ERROR")]
         print("\n".join(errors[-10:] or lines[-15:]), file=sys.stderr)
         rel = log_path.relative_to(ROOT)
-        raise Failure(f"error: installing {what} failed (pip exit code {code}); "
-                      f"full log in {rel}")
+        raise Failure(f"error: installing {what} failed (pip exit code {code}); full log in {rel}")
 
 
-def ensure_env(venv: Path = VENV, requirements: Path = REQUIREMENTS,
-               base_python: str = sys.executable) -> Path:
+def ensure_env(venv: Path = VENV, requirements: Path = REQUIREMENTS, base_python: str = sys.executable) -> Path:
     """Make sure ``venv`` exists and holds what ``requirements`` asks for, plus helpers itself."""
     if not venv_python(venv).exists():
         create_venv(venv, base_python)
@@ -188,6 +189,7 @@ def natural_key(path: Path) -> list:
 # Commands
 # --------------------------------------------------------------------------
 
+
 def cmd_lab(extra: list[str]) -> int:
     python = ensure_env()
     cmd = [str(python), "-m", "jupyter", "lab"]
@@ -212,9 +214,24 @@ def _names_a_path(arg: str) -> bool:
 
 
 # `run.py test --fast`: unit and property tests only (no notebooks, browser, npm, kernels or benchmarks).
-FAST_TESTS = ("answer_check", "backward", "cli", "data", "display", "errata_count", "exercises", "forensics",
-              "layernorm", "norm_family", "numerics", "plots", "properties", "published_check", "reference",
-              "widgets")
+FAST_TESTS = (
+    "answer_check",
+    "backward",
+    "cli",
+    "data",
+    "display",
+    "errata_count",
+    "exercises",
+    "forensics",
+    "layernorm",
+    "norm_family",
+    "numerics",
+    "plots",
+    "properties",
+    "published_check",
+    "reference",
+    "widgets",
+)
 
 
 def cmd_test_fast(extra: list[str]) -> int:
@@ -223,8 +240,10 @@ def cmd_test_fast(extra: list[str]) -> int:
     cmd = [str(python), "-m", "pytest", *files, "-m", "not browser", "-q", "-p", "no:cacheprovider", *extra]
     code = run(cmd)
     lint = run([str(python), "-m", "ruff", "check", "."])
-    say("Fast tests only: notebooks (nbval), browser tests and the Colab-like pass were not run; "
-        "`python3 run.py test` runs everything.")
+    say(
+        "Fast tests only: notebooks (nbval), browser tests and the Colab-like pass were not run; "
+        "`python3 run.py test` runs everything."
+    )
     return code or lint
 
 
@@ -240,12 +259,21 @@ def cmd_test(extra: list[str]) -> int:
         if has_files(NOTEBOOKS, ("*.ipynb",)):
             targets.append("notebooks")
         if not targets:
-            raise Failure("error: no tests were collected: tests/ has no test_*.py "
-                          "files and notebooks/ has no notebooks", code=5)
-    cmd = [str(python), "-m", "pytest", *targets,
-           "--nbval", "--nbval-current-env",
-           "--nbval-cell-timeout", str(TEST_CELL_TIMEOUT),
-           "-p", "no:cacheprovider"]
+            raise Failure(
+                "error: no tests were collected: tests/ has no test_*.py files and notebooks/ has no notebooks", code=5
+            )
+    cmd = [
+        str(python),
+        "-m",
+        "pytest",
+        *targets,
+        "--nbval",
+        "--nbval-current-env",
+        "--nbval-cell-timeout",
+        str(TEST_CELL_TIMEOUT),
+        "-p",
+        "no:cacheprovider",
+    ]
     if NBVAL_FIX.is_file():
         # Lets `fig;` hide a cell's result under nbval as it does in Jupyter.
         cmd += ["-p", NBVAL_FIX_PLUGIN]
@@ -254,8 +282,10 @@ def cmd_test(extra: list[str]) -> int:
     cmd += extra
     code = run(cmd)
     if code == 5:
-        print("error: no tests were collected, so nothing was checked "
-              "(a run that tests nothing does not pass)", file=sys.stderr)
+        print(
+            "error: no tests were collected, so nothing was checked (a run that tests nothing does not pass)",
+            file=sys.stderr,
+        )
     if any(_names_a_path(arg) for arg in extra):  # chosen test files: the Colab-like pass is for full runs
         say("Colab-like pass not run: you chose which tests to run.")
         return code
@@ -269,8 +299,12 @@ def find_colab_python() -> str | None:
     candidates = [shutil.which(COLAB_PYTHON)]
     candidates += sorted(glob.glob(os.path.expanduser(f"~/.pyenv/versions/3.13*/bin/{COLAB_PYTHON}")))
     for candidate in filter(None, candidates):
-        works = subprocess.run([candidate, "-c", "import venv, ensurepip"], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL).returncode == 0
+        works = (
+            subprocess.run(
+                [candidate, "-c", "import venv, ensurepip"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            ).returncode
+            == 0
+        )
         if works:
             return candidate
     return None
@@ -286,8 +320,7 @@ def run_colab_like_tests() -> int:
     """
     base = find_colab_python()
     if base is None:
-        message = (f"Colab-like widget tests skipped: no {COLAB_PYTHON} on PATH "
-                   f"(install Python 3.13 to run them)")
+        message = f"Colab-like widget tests skipped: no {COLAB_PYTHON} on PATH (install Python 3.13 to run them)"
         if os.environ.get("REQUIRE_COLAB_ENV") == "1":
             print(f"error: {message}", file=sys.stderr)
             return 1
@@ -324,8 +357,11 @@ LECTURE_KERNEL_CULLING = ("--MappingKernelManager.cull_idle_timeout=120", "--Map
 def lecture_command(python: Path | str, extra: list[str]) -> list[str]:
     """The voila command line `run.py lecture` runs (tests run the same one); ``extra`` may set the
     culling options itself (traitlets takes each option once)."""
-    culling = [option for option in LECTURE_KERNEL_CULLING
-               if not any(arg.startswith(option.split("=")[0] + "=") for arg in extra)]
+    culling = [
+        option
+        for option in LECTURE_KERNEL_CULLING
+        if not any(arg.startswith(option.split("=")[0] + "=") for arg in extra)
+    ]
     return [str(python), "-m", "voila", str(LECTURE.relative_to(ROOT)), "--template=presenter", *culling, *extra]
 
 
@@ -338,8 +374,10 @@ def lecture_env(env: dict[str, str]) -> dict[str, str]:
 def cmd_lecture(extra: list[str]) -> int:
     python = ensure_env()
     cmd = lecture_command(python, extra)
-    say("Starting the lecture in Voila (stop it with Ctrl-C). Keys: PageDown / PageUp (or a clicker) "
-        "step through, N speaker notes, P whole page …")
+    say(
+        "Starting the lecture in Voila (stop it with Ctrl-C). Keys: PageDown / PageUp (or a clicker) "
+        "step through, N speaker notes, P whole page …"
+    )
     if os.name == "posix":
         # Replace this process, so Ctrl-C and signals go straight to Voila.
         os.chdir(ROOT)
@@ -372,13 +410,11 @@ def cmd_bench(extra: list[str]) -> int:
         code = run([str(python), str(script), *extra])
         if code == 130:
             return 130
-        say(f"== {rel}: {'ok' if code == 0 else f'FAILED (exit code {code})'}, "
-            f"{time.monotonic() - start:.1f} s")
+        say(f"== {rel}: {'ok' if code == 0 else f'FAILED (exit code {code})'}, {time.monotonic() - start:.1f} s")
         if code != 0:
             failed.append(rel)
     if failed:
-        print(f"error: {len(failed)} of {len(scripts)} benchmark(s) failed: "
-              + ", ".join(failed), file=sys.stderr)
+        print(f"error: {len(failed)} of {len(scripts)} benchmark(s) failed: " + ", ".join(failed), file=sys.stderr)
         return 1
     return 0
 
@@ -409,79 +445,106 @@ examples:
                                      (maintainers) re-run one notebook and save its outputs"""
 
 PASSTHROUGH = {
-    "lab": ("open the notebooks in JupyterLab (start here)",
-            "Open the notebooks/ folder in JupyterLab, running in .venv.\n\n"
-            "Anything after `lab` is passed to `jupyter lab`, e.g.\n"
-            "  python3 run.py lab --no-browser\n"
-            "  python3 run.py lab --port 8890"),
-    "test": ("check the helpers and every notebook",
-             "Run the tests in tests/ and every notebook in notebooks/ (with nbval:\n"
-             "each notebook is run from a fresh kernel and its outputs are compared\n"
-             "with the saved ones).\n\n"
-             "Anything after `test` is passed to pytest, e.g.\n"
-             "  python3 run.py test -k variance      only tests matching 'variance'\n"
-             "  python3 run.py test tests/test_x.py  only that file\n"
-             "  python3 run.py test -x               stop at the first failure\n"
-             "  python3 run.py test --fast           unit and property tests and lint only (< 1 min)\n"
-             "  python3 run.py test -- --help        pytest's own help"),
-    "lecture": ("present the lecture with Voila: live widgets, no code on screen",
-                "Serve lecture/layernorm_lecture.ipynb with Voila (from .venv) and open it in\n"
-                "the browser: the whole lesson on the lesson's matrix, built around the\n"
-                "step-through explorer, with working widgets and no code on screen.\n"
-                "Presenter mode: PageDown / PageUp (a clicker's keys) or the arrows step\n"
-                "through stage by stage; N shows the speaker notes; P the whole page.\n\n"
-                "Anything after `lecture` is passed to `voila`, e.g.\n"
-                "  python3 run.py lecture --no-browser\n"
-                "  python3 run.py lecture --port 8867"),
-    "slides": ("export the lecture as offline slides (reveal.js) into build/slides/",
-               "Export the lecture as reveal.js slides that open from disk, offline: one\n"
-               "slide per stage of the walkthrough, each widget shown as its result (no\n"
-               "controls), speaker notes (press S), code hidden. The first run fetches\n"
-               "reveal.js with npm (pinned versions, checked) into build/npm/, so it needs\n"
-               "network access once; later runs need none.\n\n"
-               "  python3 run.py slides\n"
-               "  python3 run.py slides --output /tmp/handout"),
-    "bench": ("run the benchmark scripts in benchmarks/",
-              "Run every benchmarks/*.py script, in order, with the .venv Python.\n"
-              "Anything after `bench` is passed to each script."),
+    "lab": (
+        "open the notebooks in JupyterLab (start here)",
+        "Open the notebooks/ folder in JupyterLab, running in .venv.\n\n"
+        "Anything after `lab` is passed to `jupyter lab`, e.g.\n"
+        "  python3 run.py lab --no-browser\n"
+        "  python3 run.py lab --port 8890",
+    ),
+    "test": (
+        "check the helpers and every notebook",
+        "Run the tests in tests/ and every notebook in notebooks/ (with nbval:\n"
+        "each notebook is run from a fresh kernel and its outputs are compared\n"
+        "with the saved ones).\n\n"
+        "Anything after `test` is passed to pytest, e.g.\n"
+        "  python3 run.py test -k variance      only tests matching 'variance'\n"
+        "  python3 run.py test tests/test_x.py  only that file\n"
+        "  python3 run.py test -x               stop at the first failure\n"
+        "  python3 run.py test --fast           unit and property tests and lint only (< 1 min)\n"
+        "  python3 run.py test -- --help        pytest's own help",
+    ),
+    "lecture": (
+        "present the lecture with Voila: live widgets, no code on screen",
+        "Serve lecture/layernorm_lecture.ipynb with Voila (from .venv) and open it in\n"
+        "the browser: the whole lesson on the lesson's matrix, built around the\n"
+        "step-through explorer, with working widgets and no code on screen.\n"
+        "Presenter mode: PageDown / PageUp (a clicker's keys) or the arrows step\n"
+        "through stage by stage; N shows the speaker notes; P the whole page.\n\n"
+        "Anything after `lecture` is passed to `voila`, e.g.\n"
+        "  python3 run.py lecture --no-browser\n"
+        "  python3 run.py lecture --port 8867",
+    ),
+    "slides": (
+        "export the lecture as offline slides (reveal.js) into build/slides/",
+        "Export the lecture as reveal.js slides that open from disk, offline: one\n"
+        "slide per stage of the walkthrough, each widget shown as its result (no\n"
+        "controls), speaker notes (press S), code hidden. The first run fetches\n"
+        "reveal.js with npm (pinned versions, checked) into build/npm/, so it needs\n"
+        "network access once; later runs need none.\n\n"
+        "  python3 run.py slides\n"
+        "  python3 run.py slides --output /tmp/handout",
+    ),
+    "bench": (
+        "run the benchmark scripts in benchmarks/",
+        "Run every benchmarks/*.py script, in order, with the .venv Python.\n"
+        "Anything after `bench` is passed to each script.",
+    ),
 }
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     parser = argparse.ArgumentParser(
-        prog="run.py", description=DESCRIPTION, epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        prog="run.py", description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     subs = {}
     for name, passed_to in (("lab", "JUPYTER-LAB-OPTIONS"), ("test", "PYTEST-OPTIONS")):
         summary, text = PASSTHROUGH[name]
-        subs[name] = sub.add_parser(name, help=summary, description=text,
-                                    usage=f"run.py {name} [{passed_to} ...]",
-                                    formatter_class=argparse.RawDescriptionHelpFormatter)
+        subs[name] = sub.add_parser(
+            name,
+            help=summary,
+            description=text,
+            usage=f"run.py {name} [{passed_to} ...]",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
     ex = sub.add_parser(
-        "execute", help="(maintainers) re-run the notebooks and save their outputs",
+        "execute",
+        help="(maintainers) re-run the notebooks and save their outputs",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Re-run notebooks in place, in order, each from a fresh kernel,\n"
-                    "and save them with their new outputs. Use this after changing\n"
-                    "helpers/ or a notebook, so that `run.py test` compares against\n"
-                    "up-to-date outputs. Review the diff before committing.")
-    ex.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
-                    help="notebooks to re-run (default: every notebooks/*.ipynb)")
-    ex.add_argument("--timeout", type=int, default=120, metavar="SECONDS",
-                    help="give up on a cell after this many seconds (default: 120)")
+        "and save them with their new outputs. Use this after changing\n"
+        "helpers/ or a notebook, so that `run.py test` compares against\n"
+        "up-to-date outputs. Review the diff before committing.",
+    )
+    ex.add_argument(
+        "notebooks", nargs="*", metavar="NOTEBOOK", help="notebooks to re-run (default: every notebooks/*.ipynb)"
+    )
+    ex.add_argument(
+        "--timeout",
+        type=int,
+        default=120,
+        metavar="SECONDS",
+        help="give up on a cell after this many seconds (default: 120)",
+    )
     subs["execute"] = ex
-    for name, usage in (("lecture", "run.py lecture [VOILA-OPTIONS ...]"), ("slides", "run.py slides [--output DIR]"),
-                        ("bench", "run.py bench [SCRIPT-ARGS ...]")):
+    for name, usage in (
+        ("lecture", "run.py lecture [VOILA-OPTIONS ...]"),
+        ("slides", "run.py slides [--output DIR]"),
+        ("bench", "run.py bench [SCRIPT-ARGS ...]"),
+    ):
         summary, text = PASSTHROUGH[name]
-        subs[name] = sub.add_parser(name, help=summary, description=text, usage=usage,
-                                    formatter_class=argparse.RawDescriptionHelpFormatter)
+        subs[name] = sub.add_parser(
+            name, help=summary, description=text, usage=usage, formatter_class=argparse.RawDescriptionHelpFormatter
+        )
     return parser, subs
 
 
 def main(argv: list[str]) -> int:
     if sys.version_info < MIN_PYTHON:
-        raise Failure("error: this project needs Python %d.%d or newer (this is %s)"
-                      % (*MIN_PYTHON, sys.version.split()[0]))
+        raise Failure(
+            "error: this project needs Python %d.%d or newer (this is %s)" % (*MIN_PYTHON, sys.version.split()[0])
+        )
     parser, subs = build_parser()
     if argv and argv[0] in PASSTHROUGH:
         # Everything after the command belongs to jupyter / pytest / the scripts.
@@ -491,8 +554,9 @@ def main(argv: list[str]) -> int:
             return 0
         if extra[:1] == ["--"]:
             extra = extra[1:]
-        return {"lab": cmd_lab, "test": cmd_test, "lecture": cmd_lecture, "slides": cmd_slides,
-                "bench": cmd_bench}[command](extra)
+        return {"lab": cmd_lab, "test": cmd_test, "lecture": cmd_lecture, "slides": cmd_slides, "bench": cmd_bench}[
+            command
+        ](extra)
     args = parser.parse_args(argv)
     if args.command == "execute":
         if args.timeout <= 0:

@@ -60,8 +60,12 @@ def main() -> int:
     measurements = [
         ("import helpers (fresh process)", helpers_seconds, 0.3, f"median of {IMPORT_RUNS}"),
         # issue 13: helpers may add at most a third of numpy's own import time
-        ("import helpers minus import numpy", added, numpy_seconds / 3,
-         f"median of {IMPORT_RUNS}; numpy alone {numpy_seconds * 1000:.0f} ms"),
+        (
+            "import helpers minus import numpy",
+            added,
+            numpy_seconds / 3,
+            f"median of {IMPORT_RUNS}; numpy alone {numpy_seconds * 1000:.0f} ms",
+        ),
     ]
     for label, row, target in (("3-value row", row_3, 0.002), ("768-value row", row_768, 0.020)):
         for decimals in (None, 3):

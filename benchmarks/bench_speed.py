@@ -85,9 +85,16 @@ def machine_info() -> dict:
             pass
     import torch
 
-    return {"cpu": cpu, "caches": caches, "cores": os.cpu_count(), "python": platform.python_version(),
-            "numpy": np.__version__, "torch": torch.__version__, "torch_threads": torch.get_num_threads(),
-            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
+    return {
+        "cpu": cpu,
+        "caches": caches,
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "torch": torch.__version__,
+        "torch_threads": torch.get_num_threads(),
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    }
 
 
 def last_level_cache(info: dict) -> int:
@@ -113,6 +120,7 @@ def sample(call, count: int, min_samples: int, min_seconds: float) -> tuple[dict
 
 # ---- the implementations: each writes into preallocated outputs where its library allows -------
 
+
 def numpy_out(x, out, gamma, beta):
     """Two-pass in numpy with ``out=`` wherever numpy has it (only the per-row statistics are new)."""
     mean = x.mean(axis=-1, keepdims=True)
@@ -132,13 +140,31 @@ def case_functions(torch):
     aten = torch.ops.aten
 
     def torch_forward(t, buffers):
-        aten.native_layer_norm.out(t["x"], [t["x"].shape[-1]], t["gamma"], t["beta"], EPS,
-                                   out0=buffers["y"], out1=buffers["mean"], out2=buffers["rstd"])
+        aten.native_layer_norm.out(
+            t["x"],
+            [t["x"].shape[-1]],
+            t["gamma"],
+            t["beta"],
+            EPS,
+            out0=buffers["y"],
+            out1=buffers["mean"],
+            out2=buffers["rstd"],
+        )
 
     def torch_backward(t, buffers):
-        aten.native_layer_norm_backward.out(t["dy"], t["x"], [t["x"].shape[-1]], t["mean"], t["rstd"], t["gamma"],
-                                            t["beta"], [True, True, True], out0=buffers["dx"],
-                                            out1=buffers["dgamma"], out2=buffers["dbeta"])
+        aten.native_layer_norm_backward.out(
+            t["dy"],
+            t["x"],
+            [t["x"].shape[-1]],
+            t["mean"],
+            t["rstd"],
+            t["gamma"],
+            t["beta"],
+            [True, True, True],
+            out0=buffers["dx"],
+            out1=buffers["dgamma"],
+            out2=buffers["dbeta"],
+        )
 
     return torch_forward, torch_backward
 
@@ -154,9 +180,16 @@ def make_sets(torch, rows: int, features: int, count: int, seed: int = 0) -> lis
         mean = tx.mean(dim=-1, keepdim=True)
         rstd = torch.rsqrt(tx.var(dim=-1, unbiased=False, keepdim=True) + EPS)
         # np.full writes every output page now, so no timed call pays for its first touch
-        sets.append({"x": x, "dy": dy, "out": np.full_like(x, 1.0), "t": {"x": tx, "dy": torch.from_numpy(dy),
-                     "mean": mean, "rstd": rstd}, "tout": torch.from_numpy(np.full_like(x, 1.0)),
-                     "tdx": torch.from_numpy(np.full_like(x, 1.0))})
+        sets.append(
+            {
+                "x": x,
+                "dy": dy,
+                "out": np.full_like(x, 1.0),
+                "t": {"x": tx, "dy": torch.from_numpy(dy), "mean": mean, "rstd": rstd},
+                "tout": torch.from_numpy(np.full_like(x, 1.0)),
+                "tdx": torch.from_numpy(np.full_like(x, 1.0)),
+            }
+        )
     return sets
 
 
@@ -172,25 +205,38 @@ def time_size(torch, rows, features, regime, llc, threads, min_samples, min_seco
     tgamma, tbeta = torch.from_numpy(gamma), torch.from_numpy(beta)
     for s in sets:
         s["t"].update(gamma=tgamma, beta=tbeta)
-    stats = {"y": None, "mean": torch.empty(rows, 1), "rstd": torch.empty(rows, 1),
-             "dgamma": torch.empty(features), "dbeta": torch.empty(features)}
+    stats = {
+        "y": None,
+        "mean": torch.empty(rows, 1),
+        "rstd": torch.empty(rows, 1),
+        "dgamma": torch.empty(features),
+        "dbeta": torch.empty(features),
+    }
     torch_forward, torch_backward = case_functions(torch)
     cases = [
         ("copy, numpy (1 thread)", 1, "forward", count, lambda i: np.copyto(sets[i]["out"], sets[i]["x"])),
-        ("numpy two-pass, out=", 1, "forward", count,
-         lambda i: numpy_out(sets[i]["x"], sets[i]["out"], gamma, beta)),
-        ("numpy two-pass, new arrays", 1, "forward", count,
-         lambda i: numpy_formula(sets[i]["x"], None, gamma, beta)),
+        ("numpy two-pass, out=", 1, "forward", count, lambda i: numpy_out(sets[i]["x"], sets[i]["out"], gamma, beta)),
+        ("numpy two-pass, new arrays", 1, "forward", count, lambda i: numpy_formula(sets[i]["x"], None, gamma, beta)),
     ]
     ceilings = {name: "copy, numpy (1 thread)" for name, *_ in cases}
     for n in sorted({threads, 1}, reverse=True):
         label = f"{n} thread{'s' if n > 1 else ''}"
         cases += [
             (f"copy, torch ({label})", n, "forward", count, lambda i: sets[i]["tout"].copy_(sets[i]["t"]["x"])),
-            (f"torch LayerNorm ({label})", n, "forward", count,
-             lambda i: torch_forward(sets[i]["t"], {**stats, "y": sets[i]["tout"]})),
-            (f"torch backward ({label})", n, "backward", backward_count,
-             lambda i: torch_backward(sets[i]["t"], {**stats, "dx": sets[i]["tdx"]})),
+            (
+                f"torch LayerNorm ({label})",
+                n,
+                "forward",
+                count,
+                lambda i: torch_forward(sets[i]["t"], {**stats, "y": sets[i]["tout"]}),
+            ),
+            (
+                f"torch backward ({label})",
+                n,
+                "backward",
+                backward_count,
+                lambda i: torch_backward(sets[i]["t"], {**stats, "dx": sets[i]["tdx"]}),
+            ),
         ]
         ceilings.update({name: f"copy, torch ({label})" for name, *_ in cases[-3:]})
     results = []
@@ -198,13 +244,28 @@ def time_size(torch, rows, features, regime, llc, threads, min_samples, min_seco
         torch.set_num_threads(n)
         timing, faults = sample(call, rotate, min_samples, min_seconds)
         moved = speed.bytes_moved(rows, features, direction)
-        results.append({"implementation": name, "regime": regime, "rows": rows, "features": features,
-                        "threads": n, "direction": direction, "ceiling": ceilings[name], "buffers": rotate, "bytes_moved": moved,
-                        "working_set_bytes": rotate * moved, "time": timing, "page_faults_per_call": faults,
-                        "gb_per_s": speed.gb_per_s(moved, timing["median"])})
-        say(f"  {regime:<11} {rows:>5} × {features:<5} {name:<28} {timing['median'] * 1e6:>10.1f} µs "
+        results.append(
+            {
+                "implementation": name,
+                "regime": regime,
+                "rows": rows,
+                "features": features,
+                "threads": n,
+                "direction": direction,
+                "ceiling": ceilings[name],
+                "buffers": rotate,
+                "bytes_moved": moved,
+                "working_set_bytes": rotate * moved,
+                "time": timing,
+                "page_faults_per_call": faults,
+                "gb_per_s": speed.gb_per_s(moved, timing["median"]),
+            }
+        )
+        say(
+            f"  {regime:<11} {rows:>5} × {features:<5} {name:<28} {timing['median'] * 1e6:>10.1f} µs "
             f"(IQR {timing['q1'] * 1e6:.1f}–{timing['q3'] * 1e6:.1f}) {results[-1]['gb_per_s']:>7.2f} GB/s "
-            f"{faults:>7.1f} faults/call")
+            f"{faults:>7.1f} faults/call"
+        )
     torch.set_num_threads(threads)
     check_agreement(torch, sets[0], gamma, beta, results)
     return results
@@ -248,9 +309,11 @@ def lesson_overhead(torch, threads, min_samples, min_seconds) -> list[dict]:
             out.append([(v - mean) / (var + EPS) ** 0.5 for v in row])
         return out
 
-    cases = [("pure Python loops", lambda i: pure_python(lists)),
-             ("numpy (helpers.formula)", lambda i: layer_norm_forward(x, EPS)),
-             ("torch F.layer_norm (1 thread)", lambda i: torch.nn.functional.layer_norm(tx, (features,), eps=EPS))]
+    cases = [
+        ("pure Python loops", lambda i: pure_python(lists)),
+        ("numpy (helpers.formula)", lambda i: layer_norm_forward(x, EPS)),
+        ("torch F.layer_norm (1 thread)", lambda i: torch.nn.functional.layer_norm(tx, (features,), eps=EPS)),
+    ]
     torch.set_num_threads(1)  # even 5 rows are split across threads, and waking them is what this would time
     results = []
     for name, call in cases:
@@ -266,8 +329,11 @@ def parse(argv):
     parser.add_argument("--quick", action="store_true", help="small sizes, short timings (a smoke test)")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--output", type=Path, help=f"where to write the JSON (default {LOCAL.relative_to(ROOT)})")
-    where.add_argument("--save-committed", action="store_true",
-                       help=f"write {COMMITTED.relative_to(ROOT)}, the file the notebook's stored outputs use")
+    where.add_argument(
+        "--save-committed",
+        action="store_true",
+        help=f"write {COMMITTED.relative_to(ROOT)}, the file the notebook's stored outputs use",
+    )
     parser.add_argument("--force", action="store_true", help="save even if the machine was busy (load warning)")
     return parser.parse_args(argv)
 
@@ -282,15 +348,19 @@ def main(argv=None) -> int:
     cores = info["cores"] or 1
     load_start = load_average()
     if under_load(load_start, cores) and not args.force:
-        say(f"error: the load average is {load_start:.2f} on {cores} cores (above {LOAD_LIMIT} per core): other "
-            "programs are running and the timings would be noise. Wait for a quiet machine, or give --force.")
+        say(
+            f"error: the load average is {load_start:.2f} on {cores} cores (above {LOAD_LIMIT} per core): other "
+            "programs are running and the timings would be noise. Wait for a quiet machine, or give --force."
+        )
         return 3
     llc = last_level_cache(info)
     features, row_counts = (QUICK_FEATURES, QUICK_ROWS) if args.quick else (FEATURES, ROWS)
     min_samples, min_seconds = (QUICK_MIN_SAMPLES, QUICK_MIN_SECONDS) if args.quick else (MIN_SAMPLES, MIN_SECONDS)
     threads = info["torch_threads"]
-    say(f"LayerNorm speed on {info['cpu']} ({cores} cores, last-level cache {llc / 2**20:.0f} MiB), "
-        f"torch {info['torch']} with {threads} threads")
+    say(
+        f"LayerNorm speed on {info['cpu']} ({cores} cores, last-level cache {llc / 2**20:.0f} MiB), "
+        f"torch {info['torch']} with {threads} threads"
+    )
     lesson = lesson_overhead(torch, threads, min_samples, min_seconds)
     results = []
     for regime in ("in cache", "from memory"):
@@ -302,23 +372,32 @@ def main(argv=None) -> int:
     busy = under_load(load_start, cores) or under_load(load_end, cores)
     document = {
         "description": "LayerNorm (float32, last axis, eps=1e-5, with γ and β) timed by benchmarks/bench_speed.py. "
-                       "Times in seconds: median, quartiles, min, max of n calls after warm-up. Forward moves "
-                       "8 bytes per value (read x, write y), backward 12 (read x and dy, write dx).",
-        "quick": args.quick, "machine": info, "last_level_cache_bytes": llc,
+        "Times in seconds: median, quartiles, min, max of n calls after warm-up. Forward moves "
+        "8 bytes per value (read x, write y), backward 12 (read x and dy, write dx).",
+        "quick": args.quick,
+        "machine": info,
+        "last_level_cache_bytes": llc,
         "load_average": {"start": load_start, "end": load_end, "limit_per_core": LOAD_LIMIT, "under_load": busy},
-        "flop_counts": {"forward_per_value": speed.FORWARD_FLOPS_PER_VALUE,
-                        "backward_per_value": speed.BACKWARD_FLOPS_PER_VALUE},
-        "peak_flops": peaks, "lesson": lesson, "results": results,
+        "flop_counts": {
+            "forward_per_value": speed.FORWARD_FLOPS_PER_VALUE,
+            "backward_per_value": speed.BACKWARD_FLOPS_PER_VALUE,
+        },
+        "peak_flops": peaks,
+        "lesson": lesson,
+        "results": results,
         "total_seconds": time.perf_counter() - started,
     }
-    wrong = [r for r in results if r.get("max_abs_difference") is not None
-             and r["max_abs_difference"] > AGREEMENT_TOLERANCE]
+    wrong = [
+        r for r in results if r.get("max_abs_difference") is not None and r["max_abs_difference"] > AGREEMENT_TOLERANCE
+    ]
     if wrong:
         say(f"error: {len(wrong)} result(s) differ from the float64 formula by more than {AGREEMENT_TOLERANCE}")
         return 1
     if busy and not args.force:
-        say(f"error: the load average reached {load_end:.2f} on {cores} cores during the run; not saved "
-            "(give --force to save it anyway).")
+        say(
+            f"error: the load average reached {load_end:.2f} on {cores} cores during the run; not saved "
+            "(give --force to save it anyway)."
+        )
         return 3
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(document, indent=0, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -69,16 +69,32 @@ def main() -> int:
     results = [
         ("3 values: new row typed", plain_short, 5, None),
         ("3 values: new eps typed", median_ms(lambda i: short.set_eps(eps_texts[i % 2]), repeats), 5, None),
-        ("3 values, by hand (3 places): new eps", median_ms(
-            lambda i: (short.set_decimals(3), short.set_eps(eps_texts[i % 2])), repeats), 5, None),
+        (
+            "3 values, by hand (3 places): new eps",
+            median_ms(lambda i: (short.set_decimals(3), short.set_eps(eps_texts[i % 2])), repeats),
+            5,
+            None,
+        ),
         ("768 values: new row pasted", plain_long, 20, None),
         ("768 values: new eps typed", median_ms(lambda i: long.set_eps(eps_texts[i % 2]), repeats), 20, None),
-        ("768 values, by hand (3 places): new eps", median_ms(
-            lambda i: (long.set_decimals(3), long.set_eps(eps_texts[i % 2])), repeats), 20, None),
-        ("3 values with the plot: new row typed", median_ms(
-            lambda i: plotted.set_row(short_texts[i % 5]), plot_repeats), 33, plain_short),
-        ("768 values with the plot: new row pasted", median_ms(
-            lambda i: plotted_long.set_row(long_texts[i % 2]), plot_repeats), 33, plain_long),
+        (
+            "768 values, by hand (3 places): new eps",
+            median_ms(lambda i: (long.set_decimals(3), long.set_eps(eps_texts[i % 2])), repeats),
+            20,
+            None,
+        ),
+        (
+            "3 values with the plot: new row typed",
+            median_ms(lambda i: plotted.set_row(short_texts[i % 5]), plot_repeats),
+            33,
+            plain_short,
+        ),
+        (
+            "768 values with the plot: new row pasted",
+            median_ms(lambda i: plotted_long.set_row(long_texts[i % 2]), plot_repeats),
+            33,
+            plain_long,
+        ),
         ("768 values: text form (repr)", median_ms(lambda i: repr(long), repeats), None, None),
     ]
     width = max(len(name) for name, *_ in results)
@@ -88,10 +104,14 @@ def main() -> int:
         verdict = "" if target is None else ("ok" if cpu <= target else "MISSED")
         missed += verdict == "MISSED"
         beside = "" if plain is None else f"{plain[1]:.2f} ms cpu: the plot costs {cpu / plain[1]:.1f}× the plain edit"
-        print(f"{name.ljust(width)}  {cpu:6.2f}  ({wall:7.2f})  {'' if target is None else target:>6}  {verdict:7}  {beside}")
+        print(
+            f"{name.ljust(width)}  {cpu:6.2f}  ({wall:7.2f})  {'' if target is None else target:>6}  {verdict:7}  {beside}"
+        )
     if hasattr(os, "getloadavg"):
-        print(f"(medians of {repeats} edits, {plot_repeats} with the plot; load average "
-              f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+        print(
+            f"(medians of {repeats} edits, {plot_repeats} with the plot; load average "
+            f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
+        )
     return 1 if missed and arguments.check else 0
 
 

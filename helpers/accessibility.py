@@ -49,8 +49,10 @@ def accessible_name(control) -> str:
 
 def status_html(sentence: str) -> str:
     """``sentence`` in a polite live region: read out when it changes, and visible as well."""
-    return (f'<div role="status" aria-live="polite" aria-atomic="true" style="{_STATUS_STYLE}">'
-            f"{html.escape(sentence)}</div>")
+    return (
+        f'<div role="status" aria-live="polite" aria-atomic="true" style="{_STATUS_STYLE}">'
+        f"{html.escape(sentence)}</div>"
+    )
 
 
 def describe_image(image, alt: str) -> None:
@@ -69,8 +71,11 @@ def describe_image(image, alt: str) -> None:
 
 def caption_html(alt: str, details: str = "") -> str:
     """A picture's text alternative as visible text under it, with its numbers in a fold."""
-    fold = (f"<details><summary>the picture's numbers as text</summary><pre>{html.escape(details)}</pre></details>"
-            if details else "")
+    fold = (
+        f"<details><summary>the picture's numbers as text</summary><pre>{html.escape(details)}</pre></details>"
+        if details
+        else ""
+    )
     return f'<div style="font-size:12px;color:#444;max-width:600px">{html.escape(alt)}{fold}</div>'
 
 

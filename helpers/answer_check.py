@@ -77,8 +77,9 @@ def typed_places(text: str) -> int:
     return max(0, len(fraction) - exponent)
 
 
-def diagnose(row, quantity: str, answer, index: int | None = None, eps: float = DEFAULT_EPS,
-             places: int | None = None) -> Verdict:
+def diagnose(
+    row, quantity: str, answer, index: int | None = None, eps: float = DEFAULT_EPS, places: int | None = None
+) -> Verdict:
     """Judge ``answer`` (a number, or text as typed) for ``quantity`` of ``row``.
 
     ``quantity`` is "mean", "variance", "std" or "normalised" (then ``index`` picks the value,
@@ -99,8 +100,10 @@ def diagnose(row, quantity: str, answer, index: int | None = None, eps: float = 
         value, typed = parse_number(answer), typed_places(answer)
     else:
         if isinstance(answer, bool) or not isinstance(answer, (int, float, np.integer, np.floating)):
-            raise ValueError("The answer must be one number (or the text typed for it); "
-                             f"got {'nothing (None)' if answer is None else type(answer).__name__}.")
+            raise ValueError(
+                "The answer must be one number (or the text typed for it); "
+                f"got {'nothing (None)' if answer is None else type(answer).__name__}."
+            )
         value = float(answer)
         if not math.isfinite(value):
             raise ValueError(f"{answer} is not a finite number.")
@@ -108,7 +111,7 @@ def diagnose(row, quantity: str, answer, index: int | None = None, eps: float = 
     asked = None if places is None else int(places)
     places = typed
     expected = _value(record, quantity, index)
-    unit = 10.0 ** -places
+    unit = 10.0**-places
     off = abs(value - expected)
     slack = 1e-9 * abs(expected) + 1e-15  # room for floating-point noise only
     shown = format_number(expected, max(places + 2, 5))
@@ -117,35 +120,62 @@ def diagnose(row, quantity: str, answer, index: int | None = None, eps: float = 
         return Verdict(kind, hint, quantity, value, expected, places, mistake)
 
     if asked is not None and typed < asked:
-        return verdict(WRONG, f"Give at least {_places(asked)} (you gave {typed}), so that the check can tell "
-                              "a right answer from a near miss.", "too-few-places")
+        return verdict(
+            WRONG,
+            f"Give at least {_places(asked)} (you gave {typed}), so that the check can tell "
+            "a right answer from a near miss.",
+            "too-few-places",
+        )
     if off <= slack or (off <= unit / 2 + slack and (asked is not None or unit <= 0.1 * abs(expected))):
         return verdict(RIGHT, f"{_QUANTITY_NAMES[quantity]} is {shown} (to {max(places + 2, 5)} places).")
     if off <= unit / 2 + slack:
-        return verdict(ROUNDING, f"Right to the {_places(places)} you kept, but that leaves fewer than two "
-                                 f"significant digits: the exact value is {shown}. Keep more places.", "too-few-digits")
+        return verdict(
+            ROUNDING,
+            f"Right to the {_places(places)} you kept, but that leaves fewer than two "
+            f"significant digits: the exact value is {shown}. Keep more places.",
+            "too-few-digits",
+        )
     extra = asked is not None and typed > asked  # more places than asked: a mistake's digits there come first
-    named = [(abs(value - candidate), order, mistake, hint)
-             for order, (mistake, candidate, hint) in enumerate(_mistakes(row, record, quantity, index, eps) if extra else ())
-             if mistake in NAMED_BEYOND_ASKED and abs(value - candidate) <= unit / 2 + slack
-             and not _same_at(candidate, expected, places)]
+    named = [
+        (abs(value - candidate), order, mistake, hint)
+        for order, (mistake, candidate, hint) in enumerate(
+            _mistakes(row, record, quantity, index, eps) if extra else ()
+        )
+        if mistake in NAMED_BEYOND_ASKED
+        and abs(value - candidate) <= unit / 2 + slack
+        and not _same_at(candidate, expected, places)
+    ]
     if named:
         _, _, mistake, hint = min(named)
         return verdict(WRONG, hint, mistake)
     if asked is not None and typed > asked and _same_at(value, expected, asked):
-        return verdict(ROUNDING, f"Right to the {_places(asked)} asked for; at the {_places(typed)} you typed it "
-                                 f"rounds to {format_number(expected, typed)} (exactly {shown}).", "extra-places")
+        return verdict(
+            ROUNDING,
+            f"Right to the {_places(asked)} asked for; at the {_places(typed)} you typed it "
+            f"rounds to {format_number(expected, typed)} (exactly {shown}).",
+            "extra-places",
+        )
     if off <= unit + slack:
         if quantity != "mean" and _is_hand_rounded(row, quantity, index, eps, places, value):
-            return verdict(ROUNDING, f"That is what rounding every step to {_places(places)} by hand gives; "
-                                     f"the exact value is {shown}.", "last-place")
-        if _same_at(value, math.trunc(expected * 10 ** places) / 10 ** places, places):
-            return verdict(WRONG, f"{shown} to {_places(places)} is {format_number(expected, places)}: it looks like "
-                                  "you cut the digits off instead of rounding (a next digit of 5 or more moves the "
-                                  "last one away from zero).", "cut-off")
+            return verdict(
+                ROUNDING,
+                f"That is what rounding every step to {_places(places)} by hand gives; the exact value is {shown}.",
+                "last-place",
+            )
+        if _same_at(value, math.trunc(expected * 10**places) / 10**places, places):
+            return verdict(
+                WRONG,
+                f"{shown} to {_places(places)} is {format_number(expected, places)}: it looks like "
+                "you cut the digits off instead of rounding (a next digit of 5 or more moves the "
+                "last one away from zero).",
+                "cut-off",
+            )
         if quantity != "mean":
-            return verdict(ROUNDING, "Off by one in the last place, which rounding along the way explains: "
-                                     f"the exact value is {shown}.", "last-place")
+            return verdict(
+                ROUNDING,
+                f"Off by one in the last place, which rounding along the way explains: the exact value is {shown}.",
+                "last-place",
+            )
 
     matches = [
         (abs(value - candidate), order, mistake, hint)
@@ -175,8 +205,15 @@ def _is_hand_rounded(row, quantity, index, eps, places, value) -> bool:
     return abs(hand - value) <= 1e-9 * abs(hand) + 1e-15
 
 
-def places_to_catch(row, quantity: str, mistakes=("no-eps",), index: int | None = None, eps: float = DEFAULT_EPS,
-                    least: int = 1, most: int = 10) -> int:
+def places_to_catch(
+    row,
+    quantity: str,
+    mistakes=("no-eps",),
+    index: int | None = None,
+    eps: float = DEFAULT_EPS,
+    least: int = 1,
+    most: int = 10,
+) -> int:
     """The fewest decimal places (at least ``least``) at which every named mistake in ``mistakes`` gives
     digits more than one unit in the last place from the right answer (closer is taken as rounding), so that a question asking for that many places can catch
     it. Raises ValueError in plain words when no number of places up to ``most`` does."""
@@ -184,12 +221,14 @@ def places_to_catch(row, quantity: str, mistakes=("no-eps",), index: int | None 
     record = layer_norm_steps(row, eps=eps)
     index = _check_index(quantity, index, record.n)
     expected = _value(record, quantity, index)
-    values = {name: [v for key, v, _ in _mistakes(row, record, quantity, index, eps) if key == name] for name in mistakes}
+    values = {
+        name: [v for key, v, _ in _mistakes(row, record, quantity, index, eps) if key == name] for name in mistakes
+    }
     for name, found in values.items():
         if not found:
             raise ValueError(f"There is no mistake called {name!r} for the {quantity}.")
     for places in range(least, most + 1):  # beyond one unit in the last place, which rounding along the way explains
-        unit = 10.0 ** -places
+        unit = 10.0**-places
         if all(abs(round_half_away_from_zero(v[0], places) - expected) > unit * (1 + 1e-9) for v in values.values()):
             return places
     raise ValueError(f"Up to {most} decimal places, {', '.join(mistakes)} give the same digits as the right answer.")
@@ -206,8 +245,9 @@ def question_text(row, quantity: str, index: int | None = None, eps: float = DEF
     return f"What is {_QUANTITY_NAMES[quantity]}{which} of x = ({values}){uses_eps}?"
 
 
-def expected_value(row, quantity: str, index: int | None = None, eps: float = DEFAULT_EPS,
-                   decimals: int | None = None) -> float:
+def expected_value(
+    row, quantity: str, index: int | None = None, eps: float = DEFAULT_EPS, decimals: int | None = None
+) -> float:
     """The right value of ``quantity`` for ``row``: exact, or with ``decimals`` as worked by hand
     (every step rounded to that many places), the value :func:`diagnose` judges against."""
     quantity = _check_quantity(quantity)
@@ -215,8 +255,9 @@ def expected_value(row, quantity: str, index: int | None = None, eps: float = DE
     return _value(record, quantity, _check_index(quantity, index, record.n))
 
 
-def known_mistakes(row, quantity: str, index: int | None = None,
-                   eps: float = DEFAULT_EPS) -> list[tuple[str, float, str]]:
+def known_mistakes(
+    row, quantity: str, index: int | None = None, eps: float = DEFAULT_EPS
+) -> list[tuple[str, float, str]]:
     """Every mistake :func:`diagnose` recognises for ``quantity`` of ``row``, most common first:
     ``(name, the value the mistake gives, the hint a learner reads)``."""
     quantity = _check_quantity(quantity)
@@ -235,30 +276,54 @@ def _mistakes(row, record, quantity: str, index: int | None, eps: float):
     n, x = record.n, record.input
     variance, sum_of_squares = record.variance, float(np.sum(record.squared_differences))
     square_of_values = float(np.mean(x * x))
-    n_minus_1 = (f"It looks like you divided by n − 1 = {n - 1} (the 'unbiased' variance, the default of "
-                 f"torch.var and torch.std). LayerNorm divides by n = {n}.")
-    no_eps = (f"It looks like you left out ε. Add ε = {format_eps(eps)} to the variance before the square "
-              "root: with a variance this small it changes the answer.")
+    n_minus_1 = (
+        f"It looks like you divided by n − 1 = {n - 1} (the 'unbiased' variance, the default of "
+        f"torch.var and torch.std). LayerNorm divides by n = {n}."
+    )
+    no_eps = (
+        f"It looks like you left out ε. Add ε = {format_eps(eps)} to the variance before the square "
+        "root: with a variance this small it changes the answer."
+    )
     eps_outside = "ε goes inside the square root: √(σ² + ε), not √σ² + ε."
     no_mean = "It looks like you squared the values themselves. Subtract the mean first: square x − μ, not x."
     candidates = []
     if quantity == "mean":
         if n > 1:
-            candidates.append(("n-1", float(np.sum(x)) / (n - 1),
-                               f"It looks like you divided the sum by n − 1 = {n - 1}; the mean divides it by n = {n}."))
+            candidates.append(
+                (
+                    "n-1",
+                    float(np.sum(x)) / (n - 1),
+                    f"It looks like you divided the sum by n − 1 = {n - 1}; the mean divides it by n = {n}.",
+                )
+            )
         candidates.append(("sum", float(np.sum(x)), f"That is the sum of the values; divide it by n = {n}."))
     elif quantity == "variance":
         if n > 1:
             candidates.append(("n-1", sum_of_squares / (n - 1), n_minus_1))
         for value in (record.std, math.sqrt(variance)):
-            candidates.append(("std-for-variance", value,
-                               "That is the standard deviation; the variance is the step before the square root."))
+            candidates.append(
+                (
+                    "std-for-variance",
+                    value,
+                    "That is the standard deviation; the variance is the step before the square root.",
+                )
+            )
         candidates.append(("no-mean", square_of_values, no_mean))
-        candidates.append(("plus-eps", record.variance_plus_eps,
-                           "ε does not belong in the variance: that is σ² + ε. The variance comes first; "
-                           "ε is added to it only in the next step, under the square root."))
-        candidates.append(("no-square", float(np.mean(np.abs(record.differences))),
-                           "It looks like you averaged the distances from the mean without squaring them."))
+        candidates.append(
+            (
+                "plus-eps",
+                record.variance_plus_eps,
+                "ε does not belong in the variance: that is σ² + ε. The variance comes first; "
+                "ε is added to it only in the next step, under the square root.",
+            )
+        )
+        candidates.append(
+            (
+                "no-square",
+                float(np.mean(np.abs(record.differences))),
+                "It looks like you averaged the distances from the mean without squaring them.",
+            )
+        )
     elif quantity == "std":
         if n > 1:
             for value in (math.sqrt(sum_of_squares / (n - 1) + eps), math.sqrt(sum_of_squares / (n - 1))):
@@ -266,8 +331,13 @@ def _mistakes(row, record, quantity: str, index: int | None, eps: float):
         candidates.append(("no-eps", math.sqrt(variance), no_eps))
         candidates.append(("eps-outside", math.sqrt(variance) + eps, eps_outside))
         for value in (variance, record.variance_plus_eps):
-            candidates.append(("variance-for-std", value,
-                               "That is the variance; the standard deviation is its square root (after adding ε)."))
+            candidates.append(
+                (
+                    "variance-for-std",
+                    value,
+                    "That is the variance; the standard deviation is its square root (after adding ε).",
+                )
+            )
         candidates.append(("no-mean", math.sqrt(square_of_values + eps), no_mean))
     else:
         difference = float(record.differences[index])
@@ -276,12 +346,23 @@ def _mistakes(row, record, quantity: str, index: int | None, eps: float):
         if variance > 0:
             candidates.append(("no-eps", difference / math.sqrt(variance), no_eps))
             candidates.append(("eps-outside", difference / (math.sqrt(variance) + eps), eps_outside))
-        candidates.append(("variance-for-std", difference / record.variance_plus_eps,
-                           "It looks like you divided by the variance σ² + ε; divide by its square root, the std."))
-        candidates.append(("no-mean", float(x[index]) / record.std,
-                           "It looks like you divided the value itself; subtract the mean first: (x − μ) / √(σ² + ε)."))
-        candidates.append(("not-divided", difference,
-                           "That is x − μ; now divide it by the standard deviation √(σ² + ε)."))
+        candidates.append(
+            (
+                "variance-for-std",
+                difference / record.variance_plus_eps,
+                "It looks like you divided by the variance σ² + ε; divide by its square root, the std.",
+            )
+        )
+        candidates.append(
+            (
+                "no-mean",
+                float(x[index]) / record.std,
+                "It looks like you divided the value itself; subtract the mean first: (x − μ) / √(σ² + ε).",
+            )
+        )
+        candidates.append(
+            ("not-divided", difference, "That is x − μ; now divide it by the standard deviation √(σ² + ε).")
+        )
     if quantity != "mean":
         candidates.extend(_rounded_early(row, quantity, index, eps))
     return candidates
@@ -299,8 +380,10 @@ def _rounded_early(row, quantity: str, index: int | None, eps: float):
             "std": math.sqrt(hand.variance + eps),
             "normalised": float(hand.differences[index]) / hand.std if index is not None else 0.0,
         }[quantity]
-        hint = (f"It looks like you rounded the steps before this one to {places} decimal place{'s' if places != 1 else ''}. Keep more "
-                "digits until the end: with this row, rounding early changes the answer.")
+        hint = (
+            f"It looks like you rounded the steps before this one to {places} decimal place{'s' if places != 1 else ''}. Keep more "
+            "digits until the end: with this row, rounding early changes the answer."
+        )
         yield ("rounded-early", _value(hand, quantity, index), hint)
         yield ("rounded-early", last_step_unrounded, hint)
 

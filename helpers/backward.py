@@ -33,8 +33,10 @@ def _checked(x, gamma, eps):
         raise ValueError("x contains NaN or infinity; it needs finite numbers.")
     check_eps(eps)
     if eps == 0 and np.any(values.max(axis=-1) == values.min(axis=-1)):
-        raise ValueError("A row has every value the same and eps is 0, so its standard deviation is 0 and the "
-                         "gradient does not exist; use a positive eps such as 1e-5.")
+        raise ValueError(
+            "A row has every value the same and eps is 0, so its standard deviation is 0 and the "
+            "gradient does not exist; use a positive eps such as 1e-5."
+        )
     return values, per_feature(gamma, "gamma", values.shape[-1], default=1.0, dtype=np.float64)
 
 
@@ -52,8 +54,7 @@ def layer_norm_backward(x, grad_output, gamma=None, eps: float = DEFAULT_EPS):
         raise ValueError(f"grad_output must have x's shape {values.shape}; got {upstream.shape}.")
     normalised, std = _normalised(values, eps)
     g = upstream * scale
-    grad_x = (g - g.mean(axis=-1, keepdims=True)
-              - normalised * (g * normalised).mean(axis=-1, keepdims=True)) / std
+    grad_x = (g - g.mean(axis=-1, keepdims=True) - normalised * (g * normalised).mean(axis=-1, keepdims=True)) / std
     leading = tuple(range(values.ndim - 1))
     grad_gamma = (upstream * normalised).sum(axis=leading)
     grad_beta = upstream.sum(axis=leading)
@@ -83,8 +84,10 @@ def layer_norm_backward_steps(row, grad_output, gamma=None, eps: float = DEFAULT
     values, scale = _checked(row, gamma, eps)
     upstream = np.asarray(grad_output, dtype=np.float64)
     if values.ndim != 1 or upstream.shape != values.shape:
-        raise ValueError(f"Give one row and one upstream gradient of the same length; got shapes {values.shape} "
-                         f"and {upstream.shape}.")
+        raise ValueError(
+            f"Give one row and one upstream gradient of the same length; got shapes {values.shape} "
+            f"and {upstream.shape}."
+        )
     normalised, std = _normalised(values, eps)
     g = upstream * scale
     mean_g, mean_g_normalised = float(g.mean()), float((g * normalised).mean())
@@ -135,13 +138,15 @@ def parameter_gradients_in_blocks(x, grad_output, block_rows: int, eps: float = 
     values, _ = _checked(x, None, eps)
     upstream = np.asarray(grad_output, dtype=np.float64)
     if values.ndim != 2 or upstream.shape != values.shape:
-        raise ValueError(f"Give x and grad_output as matrices of the same shape; got {values.shape} and {upstream.shape}.")
+        raise ValueError(
+            f"Give x and grad_output as matrices of the same shape; got {values.shape} and {upstream.shape}."
+        )
     if int(block_rows) != block_rows or block_rows < 1:
         raise ValueError(f"block_rows must be a whole number of at least 1; got {block_rows!r}.")
     x_hat, _ = _normalised(values, eps)
     starts = range(0, values.shape[0], int(block_rows))
-    partial_gamma = np.array([(upstream[s:s + block_rows] * x_hat[s:s + block_rows]).sum(axis=0) for s in starts])
-    partial_beta = np.array([upstream[s:s + block_rows].sum(axis=0) for s in starts])
+    partial_gamma = np.array([(upstream[s : s + block_rows] * x_hat[s : s + block_rows]).sum(axis=0) for s in starts])
+    partial_beta = np.array([upstream[s : s + block_rows].sum(axis=0) for s in starts])
     return partial_gamma, partial_beta, partial_gamma.sum(axis=0), partial_beta.sum(axis=0)
 
 
@@ -156,8 +161,7 @@ class SgdRun:
     learning_rate: float
 
 
-def sgd_into_layer_norm(inputs, targets, weight, learning_rate: float, steps: int,
-                        eps: float = DEFAULT_EPS) -> SgdRun:
+def sgd_into_layer_norm(inputs, targets, weight, learning_rate: float, steps: int, eps: float = DEFAULT_EPS) -> SgdRun:
     """Train W in ``LayerNorm(inputs @ Wᵀ) ≈ targets`` (mean squared error) with plain SGD.
 
     Because LayerNorm ignores the scale of its input, ∇_W L is (nearly) perpendicular to W, so each

@@ -45,21 +45,26 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--eps", default=str(DEFAULT_EPS), metavar="EPS", help="added to the variance (default 1e-05)")
     parser.add_argument("--gamma", nargs="+", metavar="G", help="scale, one value per feature (default all 1)")
     parser.add_argument("--beta", nargs="+", metavar="B", help="shift, one value per feature (default all 0)")
-    parser.add_argument("--decimals", type=int, metavar="D",
-                        help="round every step to D places, as by hand (default: exact)")
+    parser.add_argument(
+        "--decimals", type=int, metavar="D", help="round every step to D places, as by hand (default: exact)"
+    )
     return parser
 
 
-def walkthrough(matrix: np.ndarray, eps: float, gamma=None, beta=None, decimals: int | None = None,
-                source: str = "") -> str:
+def walkthrough(
+    matrix: np.ndarray, eps: float, gamma=None, beta=None, decimals: int | None = None, source: str = ""
+) -> str:
     """The whole walkthrough as text: the matrix, every row's steps, the output matrix."""
     rows, features = matrix.shape
     parts = [show_matrix(matrix, f"Input{source}: {rows} row(s) × {features} feature(s)")]
     for index in range(rows):
         record = layer_norm_steps(matrix[index], eps=eps, gamma=gamma, beta=beta, decimals=decimals)
         parts.append(f"Row {index + 1}\n{record}")
-    parts.append(show_matrix(layer_norm(matrix, gamma=gamma, beta=beta, eps=eps),
-                             f"LayerNorm output (exact, eps = {format_eps(eps)})"))
+    parts.append(
+        show_matrix(
+            layer_norm(matrix, gamma=gamma, beta=beta, eps=eps), f"LayerNorm output (exact, eps = {format_eps(eps)})"
+        )
+    )
     return "\n\n".join(str(part) for part in parts)
 
 
@@ -77,8 +82,9 @@ def main(argv: list[str] | None = None) -> int:
             matrix, source = load_matrix(args.csv), f" ({args.csv})"
         else:
             matrix, source = load_residual(), f" (the lesson's residual matrix, {RESIDUAL_CSV.name})"
-        text = walkthrough(matrix, eps, _numbers(args.gamma, "--gamma"), _numbers(args.beta, "--beta"),
-                           args.decimals, source)
+        text = walkthrough(
+            matrix, eps, _numbers(args.gamma, "--gamma"), _numbers(args.beta, "--beta"), args.decimals, source
+        )
     except ValueError as problem:
         parser.exit(2, f"{parser.prog}: error: {str(problem).rstrip('.')}.\n")
     try:

@@ -96,8 +96,9 @@ def load_matrix(path: str | Path) -> np.ndarray:
     except OSError as problem:  # e.g. no permission to read it
         raise ValueError(f"{path} could not be read: {problem.strerror or problem}.") from None
     except (TypeError, ValueError):  # not a path at all (None), or one with a NUL character in it
-        raise ValueError(f"load_matrix needs the path of a CSV file, such as 'data/residual_matrix.csv'; "
-                         f"got {given!r}.") from None
+        raise ValueError(
+            f"load_matrix needs the path of a CSV file, such as 'data/residual_matrix.csv'; got {given!r}."
+        ) from None
     return parse_matrix_text(text, source=path.name)
 
 
@@ -149,6 +150,7 @@ def _guess_delimiter(first_line: str) -> str:
 
 def _looks_like_header(cells: list[str]) -> bool:
     """A first line whose every cell is a name (it has a letter and is not a number or NaN) is a header."""
+
     def is_name(cell: str) -> bool:
         cell = cell.strip()
         if not cell:

@@ -116,6 +116,7 @@ def cases(step: str, eps: float = DEFAULT_EPS) -> list[Case]:
 # ---------------------------------------------------------------------------------------------
 # What each mistake gives. Each function takes the case's arguments and returns an array.
 
+
 def _stats(x, axis=-1, ddof=0):
     x = np.asarray(x, dtype=np.float64)
     mean = x.mean(axis=axis, keepdims=True)
@@ -184,57 +185,117 @@ def _hand_rounded(step, args):
             record = layer_norm_steps(row, eps=eps, decimals=places)
         except ValueError:
             continue
-        value = {"mean": record.mean, "variance": record.variance, "std": record.std, "normalise": record.normalised}[step]
+        value = {"mean": record.mean, "variance": record.variance, "std": record.std, "normalise": record.normalised}[
+            step
+        ]
         found.append(np.asarray(value, dtype=np.float64))
     return found
 
 
 def mistakes(step: str) -> list[Mistake]:
     """The named mistakes for ``step``, most common first."""
+
     def row_stat(pick):
         return lambda args: pick(*args)
 
     found: list[Mistake] = []
     add = lambda key, name, advice, result: found.append(Mistake(key, name, advice, result))  # noqa: E731
     if step == "mean":
-        add("n-1", "dividing by n − 1", "The mean divides the sum by n, the number of values.",
-            row_stat(lambda row: np.asarray(np.sum(row, dtype=np.float64) / (len(row) - 1)) if len(row) > 1 else None))
-        add("sum-not-divided", "not dividing the sum by n", "Divide the sum of the values by n.",
-            row_stat(lambda row: np.asarray(np.sum(row, dtype=np.float64))))
+        add(
+            "n-1",
+            "dividing by n − 1",
+            "The mean divides the sum by n, the number of values.",
+            row_stat(lambda row: np.asarray(np.sum(row, dtype=np.float64) / (len(row) - 1)) if len(row) > 1 else None),
+        )
+        add(
+            "sum-not-divided",
+            "not dividing the sum by n",
+            "Divide the sum of the values by n.",
+            row_stat(lambda row: np.asarray(np.sum(row, dtype=np.float64))),
+        )
     elif step == "variance":
-        add("n-1", "dividing by n − 1", "LayerNorm's variance divides by n (numpy's default, ddof=0), not n − 1.",
-            row_stat(lambda row: _stats(row, ddof=1)[1].reshape(()) if len(row) > 1 else None))
-        add("mean-not-subtracted", "not subtracting the mean",
+        add(
+            "n-1",
+            "dividing by n − 1",
+            "LayerNorm's variance divides by n (numpy's default, ddof=0), not n − 1.",
+            row_stat(lambda row: _stats(row, ddof=1)[1].reshape(()) if len(row) > 1 else None),
+        )
+        add(
+            "mean-not-subtracted",
+            "not subtracting the mean",
             "Square the differences x − μ, not the values x.",
-            row_stat(lambda row: np.asarray(np.mean(np.square(row, dtype=np.float64)))))
-        add("eps-added", "adding ε to the variance", "The variance itself has no ε; ε comes in the next step.",
-            row_stat(lambda row: _stats(row)[1].reshape(()) + DEFAULT_EPS))
-        add("sum-not-divided", "forgot to divide by n", "The variance is the mean of the squared differences: "
-            "divide their sum by n.", row_stat(lambda row: _stats(row)[1].reshape(()) * len(row)))
-        add("std-not-variance", "taking the square root", "The variance is the step before the square root.",
-            row_stat(lambda row: np.sqrt(_stats(row)[1]).reshape(())))
-        add("not-squared", "averaging distances without squaring them", "Square each difference x − μ.",
-            row_stat(lambda row: np.asarray(np.mean(np.abs(row - np.mean(row, dtype=np.float64))))))
+            row_stat(lambda row: np.asarray(np.mean(np.square(row, dtype=np.float64)))),
+        )
+        add(
+            "eps-added",
+            "adding ε to the variance",
+            "The variance itself has no ε; ε comes in the next step.",
+            row_stat(lambda row: _stats(row)[1].reshape(()) + DEFAULT_EPS),
+        )
+        add(
+            "sum-not-divided",
+            "forgot to divide by n",
+            "The variance is the mean of the squared differences: divide their sum by n.",
+            row_stat(lambda row: _stats(row)[1].reshape(()) * len(row)),
+        )
+        add(
+            "std-not-variance",
+            "taking the square root",
+            "The variance is the step before the square root.",
+            row_stat(lambda row: np.sqrt(_stats(row)[1]).reshape(())),
+        )
+        add(
+            "not-squared",
+            "averaging distances without squaring them",
+            "Square each difference x − μ.",
+            row_stat(lambda row: np.asarray(np.mean(np.abs(row - np.mean(row, dtype=np.float64))))),
+        )
     elif step in ("std", "normalise", "layer_norm"):
         variants = {"std": _std_variants, "normalise": _normalise_variants, "layer_norm": _matrix_variants}[step]
         names = {
-            "n-1": ("dividing by n − 1", "LayerNorm's variance divides by n (numpy's default ddof=0); "
-                    "torch.var and torch.std divide by n − 1 unless told otherwise."),
-            "eps-outside-root": ("ε outside the square root", "Write √(σ² + ε), not √(σ²) + ε: ε goes inside the root."),
-            "no-eps": ("ε forgotten", "Add ε to the variance before the square root: √(σ² + ε). "
-                       "Without it a constant row divides 0 by 0."),
-            "eps-added-to-std": ("ε added to the std as well", "Add ε once, inside the root: √(σ² + ε), with nothing added after."),
+            "n-1": (
+                "dividing by n − 1",
+                "LayerNorm's variance divides by n (numpy's default ddof=0); "
+                "torch.var and torch.std divide by n − 1 unless told otherwise.",
+            ),
+            "eps-outside-root": (
+                "ε outside the square root",
+                "Write √(σ² + ε), not √(σ²) + ε: ε goes inside the root.",
+            ),
+            "no-eps": (
+                "ε forgotten",
+                "Add ε to the variance before the square root: √(σ² + ε). Without it a constant row divides 0 by 0.",
+            ),
+            "eps-added-to-std": (
+                "ε added to the std as well",
+                "Add ε once, inside the root: √(σ² + ε), with nothing added after.",
+            ),
             "mean-not-subtracted": ("the mean not subtracted", "Subtract the mean first: x − μ."),
             "variance-not-std": ("the variance used instead of the std", "Take the square root: √(σ² + ε)."),
             "eps-ignored": ("the eps argument ignored", "Use the ε your function is given, not a fixed 1e-5."),
-            "wrong-axis": ("the wrong axis (columns instead of rows)",
-                           "Each row is one token: take the mean and variance along axis=-1 (across each row)."),
-            "no-axis": ("no axis (the whole matrix at once)", "Give axis=-1, so each row gets its own mean and variance."),
-            "lost-keepdims": ("lost keepdims", "Write x.mean(axis=-1, keepdims=True) so that each row's mean "
-                              "stays a column and subtracts from its own row."),
+            "wrong-axis": (
+                "the wrong axis (columns instead of rows)",
+                "Each row is one token: take the mean and variance along axis=-1 (across each row).",
+            ),
+            "no-axis": (
+                "no axis (the whole matrix at once)",
+                "Give axis=-1, so each row gets its own mean and variance.",
+            ),
+            "lost-keepdims": (
+                "lost keepdims",
+                "Write x.mean(axis=-1, keepdims=True) so that each row's mean "
+                "stays a column and subtracts from its own row.",
+            ),
         }
-        keys = ["n-1", "eps-outside-root", "no-eps", "eps-added-to-std", "mean-not-subtracted", "variance-not-std",
-                "eps-ignored"]
+        keys = [
+            "n-1",
+            "eps-outside-root",
+            "no-eps",
+            "eps-added-to-std",
+            "mean-not-subtracted",
+            "variance-not-std",
+            "eps-ignored",
+        ]
         if step == "layer_norm":
             keys += ["wrong-axis", "no-axis", "lost-keepdims", "lost-keepdims-2"]
         for key in keys:
@@ -246,28 +307,58 @@ def mistakes(step: str) -> list[Mistake]:
 
             add(key.replace("-2", ""), name, advice, result)
     elif step == "scale_shift":
-        add("gamma-beta-swapped", "γ and β swapped", "Multiply by γ (gamma) and add β (beta): γ · x̂ + β.",
-            lambda args: args[2] * args[0] + args[1])
-        per_feature = ("γ and β are per feature: one per column. γ · x̂ + β lines them up along each row's "
-                       "features with no reshaping.")
-        add("per-row", "γ and β applied per row", per_feature,
-            lambda args: args[1][:, None] * args[0] + args[2][:, None])
+        add(
+            "gamma-beta-swapped",
+            "γ and β swapped",
+            "Multiply by γ (gamma) and add β (beta): γ · x̂ + β.",
+            lambda args: args[2] * args[0] + args[1],
+        )
+        per_feature = (
+            "γ and β are per feature: one per column. γ · x̂ + β lines them up along each row's "
+            "features with no reshaping."
+        )
+        add(
+            "per-row",
+            "γ and β applied per row",
+            per_feature,
+            lambda args: args[1][:, None] * args[0] + args[2][:, None],
+        )
         add("per-row", "γ applied per row", per_feature, lambda args: args[1][:, None] * args[0] + args[2])
         add("per-row", "β applied per row", per_feature, lambda args: args[1] * args[0] + args[2][:, None])
-        add("forgot-gamma", "forgot γ", "Multiply x̂ by γ (gamma) before adding β: γ · x̂ + β.",
-            lambda args: args[0] + args[2])
+        add(
+            "forgot-gamma",
+            "forgot γ",
+            "Multiply x̂ by γ (gamma) before adding β: γ · x̂ + β.",
+            lambda args: args[0] + args[2],
+        )
         add("forgot-beta", "forgot β", "Add β (beta) after scaling: γ · x̂ + β.", lambda args: args[1] * args[0])
-        add("scalar-gamma", "a scalar γ", "Each feature has its own γ: multiply by the whole vector gamma, "
-            "not by one number.", lambda args: args[1][0] * args[0] + args[2])
-        add("scalar-gamma", "a scalar γ and β", "Each feature has its own γ and β: use the whole vectors.",
-            lambda args: args[1][0] * args[0] + args[2][0])
-        add("shift-not-scaled", "β scaled as well", "Only x̂ is scaled: γ · x̂ + β, not γ · (x̂ + β).",
-            lambda args: args[1] * (args[0] + args[2]))
+        add(
+            "scalar-gamma",
+            "a scalar γ",
+            "Each feature has its own γ: multiply by the whole vector gamma, not by one number.",
+            lambda args: args[1][0] * args[0] + args[2],
+        )
+        add(
+            "scalar-gamma",
+            "a scalar γ and β",
+            "Each feature has its own γ and β: use the whole vectors.",
+            lambda args: args[1][0] * args[0] + args[2][0],
+        )
+        add(
+            "shift-not-scaled",
+            "β scaled as well",
+            "Only x̂ is scaled: γ · x̂ + β, not γ · (x̂ + β).",
+            lambda args: args[1] * (args[0] + args[2]),
+        )
     else:
         raise ValueError(f"There is no exercise step called {step!r}; choose one of: {', '.join(STEPS)}.")
     if step != "scale_shift":
-        add("rounding", "rounding inside the function",
-            "Keep every digit: return the unrounded value, and round only when you show it.", None)
+        add(
+            "rounding",
+            "rounding inside the function",
+            "Keep every digit: return the unrounded value, and round only when you show it.",
+            None,
+        )
     return found
 
 

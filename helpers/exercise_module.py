@@ -21,14 +21,17 @@ from helpers.layernorm import DEFAULT_EPS
 
 WIDTHS = (3, 5)
 OTHER_EPS = 0.1  # a module that ignores its eps (a hard-coded 1e-5) shows with this one
-NO_SUPER = ("Call `super().__init__()` first in your __init__, before creating γ and β: it sets up the "
-            "nn.Module machinery that keeps track of parameters.")
+NO_SUPER = (
+    "Call `super().__init__()` first in your __init__, before creating γ and β: it sets up the "
+    "nn.Module machinery that keeps track of parameters."
+)
 
 
 def _no_super(error) -> bool:
     text = str(error)
-    return isinstance(error, AttributeError | TypeError) and ("_parameters" in text or "Module.__init__()" in text
-                                                              or "_modules" in text)
+    return isinstance(error, AttributeError | TypeError) and (
+        "_parameters" in text or "Module.__init__()" in text or "_modules" in text
+    )
 
 
 def check_module(module) -> CheckResult:
@@ -36,8 +39,9 @@ def check_module(module) -> CheckResult:
     try:
         return _check_module(module)
     except Exception as error:  # noqa: BLE001 — the learner's module may fail in ways no check foresaw
-        return CheckResult("module", False, f"Checking your module failed with {type(error).__name__}: {error}"[:400],
-                           "exception")
+        return CheckResult(
+            "module", False, f"Checking your module failed with {type(error).__name__}: {error}"[:400], "exception"
+        )
 
 
 def _check_module(module) -> CheckResult:
@@ -47,18 +51,26 @@ def _check_module(module) -> CheckResult:
         return CheckResult("module", False, diagnosis, mistake, case, arguments, expected, got)
 
     if isinstance(module, type) and not issubclass(module, torch.nn.Module):
-        return fail(f"check('module', …) needs a torch.nn.Module class or instance; {module.__name__} is not one "
-                    "(write `class MyLayerNorm(nn.Module):`).", "not-a-module")
+        return fail(
+            f"check('module', …) needs a torch.nn.Module class or instance; {module.__name__} is not one "
+            "(write `class MyLayerNorm(nn.Module):`).",
+            "not-a-module",
+        )
     if not isinstance(module, (type, torch.nn.Module)):
-        return fail(f"check('module', …) needs a torch.nn.Module class or instance; got {type(module).__name__}.",
-                    "not-a-module")
+        return fail(
+            f"check('module', …) needs a torch.nn.Module class or instance; got {type(module).__name__}.",
+            "not-a-module",
+        )
     rng = np.random.default_rng(SEED + 3)
     count = 0
     widths = WIDTHS if isinstance(module, type) else (_width(module),)
     for n in widths:
         if n is None:
-            return fail("Your module has no learnable parameters: give it γ and β as nn.Parameter "
-                        "(torch.ones(n_features) and torch.zeros(n_features)).", "no-parameters")
+            return fail(
+                "Your module has no learnable parameters: give it γ and β as nn.Parameter "
+                "(torch.ones(n_features) and torch.zeros(n_features)).",
+                "no-parameters",
+            )
         if isinstance(module, type):
             built = run_call(module, (n,))
             if built.key in ("not-written", "timeout"):
@@ -67,45 +79,82 @@ def _check_module(module) -> CheckResult:
                 return fail(NO_SUPER, "no-super-init")
             if built.problem is not None:
                 hard = n != WIDTHS[0]
-                return fail(("It builds for 3 features but not for 5: it hard-codes the width. " if hard else "")
-                            + f"Making {module.__name__}({n}) failed. {built.problem}",
-                            "hard-coded-width" if hard else built.key)
+                return fail(
+                    ("It builds for 3 features but not for 5: it hard-codes the width. " if hard else "")
+                    + f"Making {module.__name__}({n}) failed. {built.problem}",
+                    "hard-coded-width" if hard else built.key,
+                )
             layer = built.value
         else:
             layer = module
         params = [p for p in layer.parameters() if p.requires_grad]
         if not params:
-            return fail("Your module has no learnable parameters: wrap γ and β in nn.Parameter, so that "
-                        "training can change them.", "no-parameters")
+            return fail(
+                "Your module has no learnable parameters: wrap γ and β in nn.Parameter, so that "
+                "training can change them.",
+                "no-parameters",
+            )
         if sorted(tuple(p.shape) for p in params) != [(n,), (n,)]:
             shapes = ", ".join(str(tuple(p.shape)) for p in params)
             hard = n != WIDTHS[0] and isinstance(module, type)
-            return fail((f"Built for {n} features, its parameters have shapes {shapes}: "
-                         + ("it hard-codes the width. " if hard else "")
-                         + f"γ and β need one number per feature, shape ({n},)."),
-                        "hard-coded-width" if hard else "parameter-shape")
+            return fail(
+                (
+                    f"Built for {n} features, its parameters have shapes {shapes}: "
+                    + ("it hard-codes the width. " if hard else "")
+                    + f"γ and β need one number per feature, shape ({n},)."
+                ),
+                "hard-coded-width" if hard else "parameter-shape",
+            )
         for dtype in (torch.float32, torch.float64):
             x = np.round(rng.normal(0, 1.5, (2, 4, n)), 3) + (100.0 if dtype == torch.float64 else 0.0)
             result = _forward(layer, x, dtype, n)
             count += 1
             if isinstance(result, CheckResult):
                 return result
-            case = Case(f"a batch of shape {x.shape} in {str(dtype).replace('torch.', '')}, first token", (x, DEFAULT_EPS),
-                        layer_norm_forward(x, DEFAULT_EPS)[0], np.float32 if dtype == torch.float32 else np.float64)
+            case = Case(
+                f"a batch of shape {x.shape} in {str(dtype).replace('torch.', '')}, first token",
+                (x, DEFAULT_EPS),
+                layer_norm_forward(x, DEFAULT_EPS)[0],
+                np.float32 if dtype == torch.float32 else np.float64,
+            )
             if not _close(result, case.expected, case):
                 if _close(result, np.ones_like(result), case):
                     scale = [m for m in mistakes("scale_shift") if m.key == "gamma-beta-swapped"][0]
-                    return fail(f"Looks like a known mistake: {scale.name} (with γ = 1 and β = 0 every output is 1). {scale.advice}",
-                                scale.key, case.label, _text(case.expected[0, 0]), _text(result[0, 0]), _text(x[0, 0]))
+                    return fail(
+                        f"Looks like a known mistake: {scale.name} (with γ = 1 and β = 0 every output is 1). {scale.advice}",
+                        scale.key,
+                        case.label,
+                        _text(case.expected[0, 0]),
+                        _text(result[0, 0]),
+                        _text(x[0, 0]),
+                    )
                 mistake = _match_mistake("layer_norm", [(case, result)])
                 if mistake is not None and mistake.key not in ("wrong-axis", "no-axis", "lost-keepdims"):
-                    return fail(f"Looks like a known mistake: {mistake.name}. {mistake.advice}", mistake.key, case.label,
-                                _text(case.expected[0, 0]), _text(result[0, 0]), _text(x[0, 0]))
+                    return fail(
+                        f"Looks like a known mistake: {mistake.name}. {mistake.advice}",
+                        mistake.key,
+                        case.label,
+                        _text(case.expected[0, 0]),
+                        _text(result[0, 0]),
+                        _text(x[0, 0]),
+                    )
                 if mistake is not None:
-                    return fail(f"Looks like a known mistake: {mistake.name}. Use dim=-1 and keepdim=True.", mistake.key,
-                                case.label, _text(case.expected[0, 0]), _text(result[0, 0]), _text(x[0, 0]))
-                return fail("Its output differs from LayerNorm (with γ = 1, β = 0 as a new layer starts).",
-                            None, case.label, _text(case.expected[0, 0]), _text(result[0, 0]), _text(x[0, 0]))
+                    return fail(
+                        f"Looks like a known mistake: {mistake.name}. Use dim=-1 and keepdim=True.",
+                        mistake.key,
+                        case.label,
+                        _text(case.expected[0, 0]),
+                        _text(result[0, 0]),
+                        _text(x[0, 0]),
+                    )
+                return fail(
+                    "Its output differs from LayerNorm (with γ = 1, β = 0 as a new layer starts).",
+                    None,
+                    case.label,
+                    _text(case.expected[0, 0]),
+                    _text(result[0, 0]),
+                    _text(x[0, 0]),
+                )
         problem = _gamma_beta_and_gradients(layer, n, rng)
         if problem is not None:
             return fail(*problem)
@@ -114,8 +163,13 @@ def _check_module(module) -> CheckResult:
     problem = _own_eps(module, *first, rng)  # after the widths, so that a hard-coded width is named first
     if problem is not None:
         return fail(*problem)
-    return CheckResult("module", True, f"right on {count} unseen batches ({' and '.join(map(str, widths))} features, "
-                                       "float32 and float64); γ and β are learnable and gradients flow.", count=count)
+    return CheckResult(
+        "module",
+        True,
+        f"right on {count} unseen batches ({' and '.join(map(str, widths))} features, "
+        "float32 and float64); γ and β are learnable and gradients flow.",
+        count=count,
+    )
 
 
 def _own_eps(module, layer, n, rng):
@@ -126,8 +180,11 @@ def _own_eps(module, layer, n, rng):
     if isinstance(module, type):
         built = run_call(module, (n, OTHER_EPS))
         if built.problem is not None:
-            return (f"{module.__name__}({n}, eps={OTHER_EPS:g}) failed: take ε as a second argument, "
-                    f"`def __init__(self, n_features, eps=1e-5)`. {built.problem}", "no-eps-argument")
+            return (
+                f"{module.__name__}({n}, eps={OTHER_EPS:g}) failed: take ε as a second argument, "
+                f"`def __init__(self, n_features, eps=1e-5)`. {built.problem}",
+                "no-eps-argument",
+            )
         other, restore = built.value, None
     elif isinstance(getattr(layer, "eps", None), float):
         other, restore = layer, layer.eps
@@ -142,16 +199,31 @@ def _own_eps(module, layer, n, rng):
             layer.eps = restore
     if isinstance(result, CheckResult):
         return (result.diagnosis, result.mistake)
-    case = Case(f"a batch of shape {x.shape} with eps={OTHER_EPS:g}, first token", (x, OTHER_EPS),
-                layer_norm_forward(x, OTHER_EPS)[0])
+    case = Case(
+        f"a batch of shape {x.shape} with eps={OTHER_EPS:g}, first token",
+        (x, OTHER_EPS),
+        layer_norm_forward(x, OTHER_EPS)[0],
+    )
     if _close(result, case.expected, case):
         return None
     if _close(result, layer_norm_forward(x, DEFAULT_EPS)[0], case):
-        return ("Looks like a known mistake: the eps argument ignored. Use self.eps (the ε the module was "
-                "built with) inside forward, not a fixed 1e-5.", "eps-ignored", case.label,
-                _text(case.expected[0, 0]), _text(result[0, 0]), _text(x[0, 0]))
-    return (f"With eps={OTHER_EPS:g} its output differs from LayerNorm's.", None, case.label,
-            _text(case.expected[0, 0]), _text(result[0, 0]), _text(x[0, 0]))
+        return (
+            "Looks like a known mistake: the eps argument ignored. Use self.eps (the ε the module was "
+            "built with) inside forward, not a fixed 1e-5.",
+            "eps-ignored",
+            case.label,
+            _text(case.expected[0, 0]),
+            _text(result[0, 0]),
+            _text(x[0, 0]),
+        )
+    return (
+        f"With eps={OTHER_EPS:g} its output differs from LayerNorm's.",
+        None,
+        case.label,
+        _text(case.expected[0, 0]),
+        _text(result[0, 0]),
+        _text(x[0, 0]),
+    )
 
 
 def _width(layer):
@@ -166,18 +238,29 @@ def _forward(layer, x, dtype, n):
     tensor = torch.tensor(x, dtype=dtype)
     outcome = run_call(layer, (tensor,))
     if outcome.problem is not None:
-        return CheckResult("module", False, f"Its forward failed on a batch of shape {tuple(x.shape)}. {outcome.problem}",
-                           outcome.key)
+        return CheckResult(
+            "module", False, f"Its forward failed on a batch of shape {tuple(x.shape)}. {outcome.problem}", outcome.key
+        )
     out = outcome.value
     if isinstance(out, np.ndarray):
-        return CheckResult("module", False, "forward returned a numpy array, so no gradient can flow back: "
-                                            "it is not differentiable. Keep to torch operations.", "not-differentiable")
+        return CheckResult(
+            "module",
+            False,
+            "forward returned a numpy array, so no gradient can flow back: "
+            "it is not differentiable. Keep to torch operations.",
+            "not-differentiable",
+        )
     if not isinstance(out, torch.Tensor):
-        return CheckResult("module", False, f"forward should return a tensor; it returned {type(out).__name__}.",
-                           "wrong-type")
+        return CheckResult(
+            "module", False, f"forward should return a tensor; it returned {type(out).__name__}.", "wrong-type"
+        )
     if tuple(out.shape) != tuple(x.shape):
-        return CheckResult("module", False, f"forward returned shape {tuple(out.shape)} for an input of shape "
-                                            f"{tuple(x.shape)}: the wrong length.", "wrong-length")
+        return CheckResult(
+            "module",
+            False,
+            f"forward returned shape {tuple(out.shape)} for an input of shape {tuple(x.shape)}: the wrong length.",
+            "wrong-length",
+        )
     return out.detach().to(torch.float64).numpy()
 
 
@@ -199,8 +282,11 @@ def _gamma_beta_and_gradients(layer, n, rng):
     tensor = torch.tensor(x, requires_grad=True)
     outcome = run_call(layer, (tensor,))
     if outcome.problem is not None and "requires grad" in outcome.problem:
-        return ("Its forward leaves torch (it calls .numpy() on a tensor that needs gradients), so it is not "
-                "differentiable: keep to torch operations inside forward.", "not-differentiable")
+        return (
+            "Its forward leaves torch (it calls .numpy() on a tensor that needs gradients), so it is not "
+            "differentiable: keep to torch operations inside forward.",
+            "not-differentiable",
+        )
     if outcome.problem is not None:
         return (f"Its forward failed with γ and β set. {outcome.problem}", outcome.key)
     out = outcome.value
@@ -209,12 +295,18 @@ def _gamma_beta_and_gradients(layer, n, rng):
     case = Case("a 4-row batch with γ and β set", (x, DEFAULT_EPS), g * x_hat + b)
     if not _close(got, case.expected, case):
         scale = [m for m in mistakes("scale_shift") if m.key == "gamma-beta-swapped"][0]
-        key, words = (scale.key, f"Looks like a known mistake: {scale.name}. {scale.advice}") if _close(
-            got, b * x_hat + g, case) else ("gamma-beta", "With γ and β set, its output is not γ · x̂ + β.")
+        key, words = (
+            (scale.key, f"Looks like a known mistake: {scale.name}. {scale.advice}")
+            if _close(got, b * x_hat + g, case)
+            else ("gamma-beta", "With γ and β set, its output is not γ · x̂ + β.")
+        )
         return (words, key, case.label + ", first row", _text(case.expected[0]), _text(got[0]), _text(x[0]))
     if not out.requires_grad or out.grad_fn is None:
-        return ("Its output is not differentiable (no gradient can flow back): keep to torch operations, "
-                "without .detach(), .numpy(), .item() or torch.no_grad() inside forward.", "not-differentiable")
+        return (
+            "Its output is not differentiable (no gradient can flow back): keep to torch operations, "
+            "without .detach(), .numpy(), .item() or torch.no_grad() inside forward.",
+            "not-differentiable",
+        )
     weights = torch.tensor(rng.normal(0, 1, (4, n)))
     try:
         (out * weights).sum().backward()
@@ -224,6 +316,8 @@ def _gamma_beta_and_gradients(layer, n, rng):
         with torch.no_grad():
             gamma.fill_(1.0), beta.fill_(0.0)
     if tensor.grad is None or gamma.grad is None or beta.grad is None:
-        return ("Gradients do not reach the input, γ and β: keep to torch operations inside forward.",
-                "not-differentiable")
+        return (
+            "Gradients do not reach the input, γ and β: keep to torch operations inside forward.",
+            "not-differentiable",
+        )
     return None

@@ -29,8 +29,10 @@ from helpers.exercise_cases import STEPS, Case, cases, mistakes, rounded_results
 
 TIME_LIMIT = 3.0  # seconds for one call of the learner's function
 SCALAR_STEPS = ("mean", "variance", "std")
-PER_FEATURE = ("γ and β are per feature: one per column. Your function treats them as one per row (numpy could "
-               "not line the shapes up); write gamma * x_hat + beta, which applies γ and β along each row's features.")
+PER_FEATURE = (
+    "γ and β are per feature: one per column. Your function treats them as one per row (numpy could "
+    "not line the shapes up); write gamma * x_hat + beta, which applies γ and β along each row's features."
+)
 
 
 @dataclass(frozen=True)
@@ -64,28 +66,40 @@ class CheckResult:
         colour = "#1a7f37" if self.passed else "#b3261e"
         mark = "✓" if self.passed else "✗"
         rows = ""
-        for label, text in (("input", self.case + (f": {self.arguments}" if self.arguments else "")),
-                            ("expected", self.expected), ("got", self.got)):
+        for label, text in (
+            ("input", self.case + (f": {self.arguments}" if self.arguments else "")),
+            ("expected", self.expected),
+            ("got", self.got),
+        ):
             if text:
-                rows += (f'<tr><th style="text-align:left;padding-right:1em">{label}</th>'
-                         f'<td style="text-align:left;font-family:monospace">{html.escape(text)}</td></tr>')
+                rows += (
+                    f'<tr><th style="text-align:left;padding-right:1em">{label}</th>'
+                    f'<td style="text-align:left;font-family:monospace">{html.escape(text)}</td></tr>'
+                )
         table = f'<table style="margin:0.3em 0 0 1.5em">{rows}</table>' if rows else ""
-        return (f'<div style="max-width:100%;overflow-x:auto"><div style="color:{colour}">'
-                f"<b>{mark} {html.escape(self.step)}</b>: {html.escape(self.diagnosis)}</div>{table}</div>")
+        return (
+            f'<div style="max-width:100%;overflow-x:auto"><div style="color:{colour}">'
+            f"<b>{mark} {html.escape(self.step)}</b>: {html.escape(self.diagnosis)}</div>{table}</div>"
+        )
 
 
 def check(step: str, fn) -> CheckResult:
     """Run the learner's ``fn`` for ``step`` on unseen cases; never raises. See the module docstring."""
     name = str(step).strip().lower().replace("normalize", "normalise")
     if name not in STEPS:
-        return CheckResult(str(step), False, f"There is no exercise called {step!r}; the exercises are: {', '.join(STEPS)}.")
+        return CheckResult(
+            str(step), False, f"There is no exercise called {step!r}; the exercises are: {', '.join(STEPS)}."
+        )
     if name == "module":
         from helpers.exercise_module import check_module  # torch, only here
 
         return check_module(fn)
     if not callable(fn):
-        return CheckResult(name, False, f"check needs your function itself (for example `{name}`, without "
-                                        f"brackets); got {type(fn).__name__}.")
+        return CheckResult(
+            name,
+            False,
+            f"check needs your function itself (for example `{name}`, without brackets); got {type(fn).__name__}.",
+        )
     found = cases(name)
     outcomes = []  # (case, result array, or None where fn raised)
     raised = None  # the first case where fn raised, with its outcome
@@ -106,18 +120,28 @@ def check(step: str, fn) -> CheckResult:
         if problem is not None:  # the wrong shape: reported unless a named mistake explains it
             misshapen = misshapen or (case, problem, value)
         if outcome.mutated:
-            return _failure(name, case, "Your function changed the array it was given (it mutates its input): "
-                                        "work on a copy, e.g. `row = row - mean` instead of `row -= mean`.",
-                            got=value, mistake="mutates-input")
+            return _failure(
+                name,
+                case,
+                "Your function changed the array it was given (it mutates its input): "
+                "work on a copy, e.g. `row = row - mean` instead of `row -= mean`.",
+                got=value,
+                mistake="mutates-input",
+            )
         outcomes.append((case, value))
-    wrong = [(case, value) for case, value in outcomes
-             if value is None or np.shape(value) != case.expected.shape or not _close(value, case.expected, case)]
+    wrong = [
+        (case, value)
+        for case, value in outcomes
+        if value is None or np.shape(value) != case.expected.shape or not _close(value, case.expected, case)
+    ]
     if not wrong:
         return CheckResult(name, True, f"right on all {len(found)} unseen inputs: {_summary(found)}.", count=len(found))
     case, value = wrong[0]
     mistake = _match_mistake(name, outcomes)
     if mistake is not None:
-        return _failure(name, case, f"Looks like a known mistake: {mistake.name}. {mistake.advice}", got=value, mistake=mistake.key)
+        return _failure(
+            name, case, f"Looks like a known mistake: {mistake.name}. {mistake.advice}", got=value, mistake=mistake.key
+        )
     if misshapen is not None:
         return _failure(name, misshapen[0], misshapen[1], got=misshapen[2], mistake="wrong-length")
     if raised is not None and name == "scale_shift" and "broadcast" in str(raised[1].value):
@@ -125,8 +149,13 @@ def check(step: str, fn) -> CheckResult:
     if raised is not None:
         return _failure(name, raised[0], raised[1].problem, mistake="exception")
     if np.any(np.isnan(value)):
-        return _failure(name, case, "Your function returned NaN (not a number), which comes from 0 / 0 or the "
-                                    "root of a negative number.", got=value, mistake="nan")
+        return _failure(
+            name,
+            case,
+            "Your function returned NaN (not a number), which comes from 0 / 0 or the root of a negative number.",
+            got=value,
+            mistake="nan",
+        )
     where = _first_difference(value, case.expected)
     return _failure(name, case, f"Your result differs from LayerNorm's {where}.", got=value)
 
@@ -161,20 +190,29 @@ def run_call(fn, args, time_limit: float = TIME_LIMIT) -> Outcome:
     thread.start()
     thread.join(time_limit)
     if thread.is_alive() and not _stop(thread):
-        return Outcome(problem=f"Your function did not finish within {time_limit:g} seconds: look for a loop "
-                               "that never ends (a `while` whose condition never becomes false). It is still "
-                               "running in the background: restart the kernel once you have fixed it.", key="timeout")
+        return Outcome(
+            problem=f"Your function did not finish within {time_limit:g} seconds: look for a loop "
+            "that never ends (a `while` whose condition never becomes false). It is still "
+            "running in the background: restart the kernel once you have fixed it.",
+            key="timeout",
+        )
     if box.get("stopped"):
-        return Outcome(problem=f"Your function did not finish within {time_limit:g} seconds, so the check stopped "
-                               "it: look for a loop that never ends (a `while` whose condition never becomes false).",
-                       key="timeout")
+        return Outcome(
+            problem=f"Your function did not finish within {time_limit:g} seconds, so the check stopped "
+            "it: look for a loop that never ends (a `while` whose condition never becomes false).",
+            key="timeout",
+        )
     if "error" in box:
         error = box["error"]
         if isinstance(error, NotImplementedError):
-            return Outcome(problem="Not written yet: replace `raise NotImplementedError` with your code, run that "
-                                   "cell, then run this one again.", key="not-written")
-        return Outcome(problem=f"Your function raised {type(error).__name__}: {error}"[:400], key="exception",
-                       value=error)
+            return Outcome(
+                problem="Not written yet: replace `raise NotImplementedError` with your code, run that "
+                "cell, then run this one again.",
+                key="not-written",
+            )
+        return Outcome(
+            problem=f"Your function raised {type(error).__name__}: {error}"[:400], key="exception", value=error
+        )
     mutated = any(isinstance(a, np.ndarray) and not np.array_equal(a, c, equal_nan=True) for a, c in zip(args, copies))
     return Outcome(value=box.get("value"), mutated=mutated)
 
@@ -200,13 +238,17 @@ def _as_result(step: str, case: Case, value):
     if value is None:
         return None, "Your function returned nothing (None): did you forget `return`?"
     if isinstance(value, (str, bytes)):
-        return None, (f"Your function returned text (a {type(value).__name__}), {value!r:.40}, not a number: "
-                      "return the number itself, without str() or an f-string.")
+        return None, (
+            f"Your function returned text (a {type(value).__name__}), {value!r:.40}, not a number: "
+            "return the number itself, without str() or an f-string."
+        )
     if isinstance(value, (dict, set)):
         return None, f"Your function returned a {type(value).__name__}; it should return numbers."
     if step in SCALAR_STEPS and isinstance(value, (list, tuple)):
-        return None, (f"{step}(row) should return a number, not a {type(value).__name__}: "
-                      f"return the value itself, without [ ] around it.")
+        return None, (
+            f"{step}(row) should return a number, not a {type(value).__name__}: "
+            f"return the value itself, without [ ] around it."
+        )
     try:
         array = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
@@ -217,9 +259,11 @@ def _as_result(step: str, case: Case, value):
         return array.reshape(()), None
     if array.shape != case.expected.shape:
         if array.size != case.expected.size:
-            return array, (f"Your function returned {array.size} value{'s' if array.size != 1 else ''} "
-                          f"(shape {array.shape}) where {case.expected.size} were expected (shape {case.expected.shape}): "
-                          "the wrong length.")
+            return array, (
+                f"Your function returned {array.size} value{'s' if array.size != 1 else ''} "
+                f"(shape {array.shape}) where {case.expected.size} were expected (shape {case.expected.shape}): "
+                "the wrong length."
+            )
         return array, f"Your function returned shape {array.shape} where {case.expected.shape} was expected."
     return array, None
 
@@ -229,8 +273,11 @@ def problem_key(problem: str) -> str:
         return "text"
     if "not a list" in problem or "not a tuple" in problem:
         return "list-not-number"
-    return "wrong-length" if "wrong length" in problem or "values" in problem and "should return one" in problem else (
-        "no-return" if "None" in problem else "wrong-type")
+    return (
+        "wrong-length"
+        if "wrong length" in problem or "values" in problem and "should return one" in problem
+        else ("no-return" if "None" in problem else "wrong-type")
+    )
 
 
 def _close(value, expected, case: Case) -> bool:
@@ -242,8 +289,11 @@ def _match_mistake(step: str, outcomes):
     """The first named mistake whose results match the learner's on every case."""
     for mistake in mistakes(step):
         if mistake.result is None:  # rounding: any rounded form, case by case
-            if all(value is not None and any(np.shape(r) == np.shape(value) and _close(value, r, case)
-                                             for r in rounded_results(step, case)) for case, value in outcomes):
+            if all(
+                value is not None
+                and any(np.shape(r) == np.shape(value) and _close(value, r, case) for r in rounded_results(step, case))
+                for case, value in outcomes
+            ):
                 return mistake
             continue
         matched = any(value is not None for _, value in outcomes)
@@ -255,7 +305,12 @@ def _match_mistake(step: str, outcomes):
                 theirs = None
             if theirs is None and value is None:
                 continue
-            if theirs is None or value is None or np.shape(theirs) != np.shape(value) or not _close(value, theirs, case):
+            if (
+                theirs is None
+                or value is None
+                or np.shape(theirs) != np.shape(value)
+                or not _close(value, theirs, case)
+            ):
                 matched = False
                 break
         if matched:
@@ -291,8 +346,9 @@ def _failure(step, case: Case, diagnosis: str, got=None, mistake: str | None = N
     if isinstance(got, (str, bytes)):  # text that reads like the right number: shown as the text it is
         got = None
     shown = "" if got is None or isinstance(got, BaseException) else _safe_text(got)
-    return CheckResult(step, False, diagnosis, mistake, case.label, _arguments(case),
-                       _text(case.expected) if shown else "", shown)
+    return CheckResult(
+        step, False, diagnosis, mistake, case.label, _arguments(case), _text(case.expected) if shown else "", shown
+    )
 
 
 def _safe_text(got) -> str:
@@ -306,14 +362,23 @@ def _first_difference(value, expected) -> str:
     value, expected = np.atleast_1d(value), np.atleast_1d(expected)
     index = int(np.argmax(np.abs(value - expected).ravel()))
     where = [int(i) + 1 for i in np.unravel_index(index, expected.shape)]  # 1-based, plain ints
-    place = ("" if expected.size == 1 else f"at feature {where[0]} " if expected.ndim == 1
-             else f"at row {where[0]}, feature {where[1]} ")
-    return (f"{place}(expected {expected.ravel()[index]:.6g}, got {value.ravel()[index]:.6g}); "
-            "check each step against the formula above")
+    place = (
+        ""
+        if expected.size == 1
+        else f"at feature {where[0]} "
+        if expected.ndim == 1
+        else f"at row {where[0]}, feature {where[1]} "
+    )
+    return (
+        f"{place}(expected {expected.ravel()[index]:.6g}, got {value.ravel()[index]:.6g}); "
+        "check each step against the formula above"
+    )
 
 
 def _summary(found) -> str:
     widths = sorted({np.shape(case.args[0])[-1] for case in found})
     shapes = "matrices" if any(np.ndim(case.args[0]) == 2 for case in found) else "rows"
-    return (f"{shapes} with {', '.join(map(str, widths))} values per row, a constant row, "
-            "values far from zero, float32 and float64")
+    return (
+        f"{shapes} with {', '.join(map(str, widths))} values per row, a constant row, "
+        "values far from zero, float32 and float64"
+    )

@@ -73,10 +73,14 @@ def layer_norm(x, gamma=None, beta=None, eps: float = DEFAULT_EPS) -> np.ndarray
     return out.astype(values.dtype, copy=False)
 
 
-_ZERO_STD_ROWS = ("A row has every value the same and eps is 0, so its standard deviation is 0 and "
-                  "dividing by it is impossible; use a positive eps such as 1e-5.")
-_ZERO_STD_ROW = ("Every value in the row is the same and eps is 0, so the standard deviation is 0 "
-                 "and dividing by it is impossible; use a positive eps such as 1e-5.")
+_ZERO_STD_ROWS = (
+    "A row has every value the same and eps is 0, so its standard deviation is 0 and "
+    "dividing by it is impossible; use a positive eps such as 1e-5."
+)
+_ZERO_STD_ROW = (
+    "Every value in the row is the same and eps is 0, so the standard deviation is 0 "
+    "and dividing by it is impossible; use a positive eps such as 1e-5."
+)
 
 
 def _forward(x: np.ndarray, eps: float, zero_std: str = _ZERO_STD_ROWS):
@@ -140,7 +144,7 @@ class LayerNormSteps:
         """
         if not self.hand_rounded:
             return ()
-        unit = 10.0 ** -self.decimals
+        unit = 10.0**-self.decimals
         drifts = []
         for name in STAGES:
             if name in ("input", "eps", "gamma", "beta"):
@@ -179,7 +183,9 @@ class StageDrift:
     relative_difference: float
 
 
-def layer_norm_steps(row, eps: float = DEFAULT_EPS, gamma=None, beta=None, decimals: int | None = None) -> LayerNormSteps:
+def layer_norm_steps(
+    row, eps: float = DEFAULT_EPS, gamma=None, beta=None, decimals: int | None = None
+) -> LayerNormSteps:
     """Compute LayerNorm on one row and keep every intermediate in a :class:`LayerNormSteps`.
 
     ``decimals=None`` computes exactly (float64). ``decimals=3`` rounds every stage to 3 places,
@@ -209,14 +215,16 @@ def _exact_steps(values, eps, gamma, beta) -> LayerNormSteps:
     squared = differences * differences
     variance_plus_eps = variance + eps
     output = _scale_and_shift(gamma, normalised, beta)
-    return _record(values, mean, differences, squared, variance, eps, variance_plus_eps, std, normalised,
-                   gamma, beta, output)
+    return _record(
+        values, mean, differences, squared, variance, eps, variance_plus_eps, std, normalised, gamma, beta, output
+    )
 
 
 def _hand_steps(values, eps, gamma, beta, decimals, exact) -> LayerNormSteps:
     """The same steps done as on paper: decimal arithmetic on the numbers as written, each stage
     rounded half away from zero before the next. (Float arithmetic would not do: 1.315 − 1.28 is
     0.03499999… in binary, which rounds to 0.03 where a person writes 0.04.)"""
+
     def written(v) -> Decimal:
         return Decimal(repr(float(v)))
 
@@ -233,17 +241,47 @@ def _hand_steps(values, eps, gamma, beta, decimals, exact) -> LayerNormSteps:
         variance = keep(sum(squared) / len(x))
         std = keep((variance + written(eps)).sqrt())
         if std == 0:
-            raise InputError("decimals", f"At {decimals} decimal places the standard deviation rounds to 0, so "
-                                         "dividing by it is impossible; keep more places or use a larger eps.")
+            raise InputError(
+                "decimals",
+                f"At {decimals} decimal places the standard deviation rounds to 0, so "
+                "dividing by it is impossible; keep more places or use a larger eps.",
+            )
         normalised = [keep(d / std) for d in differences]
         output = [keep(written(g) * v + written(b)) for g, v, b in zip(gamma, normalised, beta)]
-    return _record(values, float(mean), _floats(differences), _floats(squared), float(variance), eps,
-                   float(variance) + eps, float(std), _floats(normalised), gamma, beta, _floats(output),
-                   decimals, exact)
+    return _record(
+        values,
+        float(mean),
+        _floats(differences),
+        _floats(squared),
+        float(variance),
+        eps,
+        float(variance) + eps,
+        float(std),
+        _floats(normalised),
+        gamma,
+        beta,
+        _floats(output),
+        decimals,
+        exact,
+    )
 
 
-def _record(values, mean, differences, squared, variance, eps, variance_plus_eps, std, normalised, gamma,
-            beta, output, decimals=None, exact=None) -> LayerNormSteps:
+def _record(
+    values,
+    mean,
+    differences,
+    squared,
+    variance,
+    eps,
+    variance_plus_eps,
+    std,
+    normalised,
+    gamma,
+    beta,
+    output,
+    decimals=None,
+    exact=None,
+) -> LayerNormSteps:
     return LayerNormSteps(
         input=frozen_array(values),
         mean=_clean_zero(mean),
@@ -300,21 +338,19 @@ def _scale_and_shift(gamma, normalised, beta):
             return gamma * normalised + beta
         except FloatingPointError:
             limit = f"{float(np.finfo(normalised.dtype).max):.1e}".replace("e+", "e")
-            raise InputError("output", f"γ · x̂ + β is too large to store as a number (over about {limit}); "
-                             "use a smaller gamma or beta.") from None
+            raise InputError(
+                "output",
+                f"γ · x̂ + β is too large to store as a number (over about {limit}); use a smaller gamma or beta.",
+            ) from None
 
 
 def _too_large(dtype) -> str:
     limit = math.sqrt(float(np.finfo(dtype).max))
-    return (f"The values are too large: their squares overflow {np.dtype(dtype).name} (keep them below "
-            f"about {limit:.0e}); LayerNorm gives almost the same result for the row divided by any positive number, "
-            "so scale it down first.")
-
-
-
-
-
-
+    return (
+        f"The values are too large: their squares overflow {np.dtype(dtype).name} (keep them below "
+        f"about {limit:.0e}); LayerNorm gives almost the same result for the row divided by any positive number, "
+        "so scale it down first."
+    )
 
 
 def frozen_array(array) -> np.ndarray:

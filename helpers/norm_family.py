@@ -71,8 +71,10 @@ def batch_norm(x, eps: float = DEFAULT_EPS) -> np.ndarray:
     check_eps(eps)
     mean, variance = batch_norm_statistics(values)
     if np.any(variance + eps == 0):
-        raise ValueError("A column has every value the same and eps is 0, so its standard deviation is 0 and "
-                         "dividing by it is impossible; use a positive eps such as 1e-5.")
+        raise ValueError(
+            "A column has every value the same and eps is 0, so its standard deviation is 0 and "
+            "dividing by it is impossible; use a positive eps such as 1e-5."
+        )
     return (values - mean) / np.sqrt(variance + eps)
 
 
@@ -131,8 +133,10 @@ def _block_inputs(x, weight):
     values = _matrix(x)
     matrix = _matrix(weight, "weight")
     if matrix.shape != (values.shape[1], values.shape[1]):
-        raise ValueError(f"weight must be square, {values.shape[1]} × {values.shape[1]}, to keep the residual "
-                         f"stream's width; got shape {matrix.shape}.")
+        raise ValueError(
+            f"weight must be square, {values.shape[1]} × {values.shape[1]}, to keep the residual "
+            f"stream's width; got shape {matrix.shape}."
+        )
     return values, matrix
 
 
@@ -174,9 +178,15 @@ class TrainingRun:
     steps: int
 
 
-def train_gamma_beta(x=None, target_gamma=(2.0, 0.5, -1.0), target_beta=(0.5, -0.25, 1.0),
-                     learning_rate: float = 0.5, steps: int = 100, seed: int = 0,
-                     eps: float = DEFAULT_EPS) -> TrainingRun:
+def train_gamma_beta(
+    x=None,
+    target_gamma=(2.0, 0.5, -1.0),
+    target_beta=(0.5, -0.25, 1.0),
+    learning_rate: float = 0.5,
+    steps: int = 100,
+    seed: int = 0,
+    eps: float = DEFAULT_EPS,
+) -> TrainingRun:
     """Learn γ and β so that ``LayerNorm(x)·γ + β`` matches targets made with known γ*, β*.
 
     Starts from γ = 1, β = 0 (PyTorch's start) and takes ``steps`` plain gradient-descent steps
@@ -223,8 +233,10 @@ def batch_norm_running_update(running_mean, running_var, x, momentum: float = 0.
         raise ValueError("The running variance needs at least two rows (tokens) in the batch.")
     mean = values.mean(axis=0)
     unbiased = values.var(axis=0, ddof=1)
-    return ((1 - momentum) * np.asarray(running_mean, dtype=np.float64) + momentum * mean,
-            (1 - momentum) * np.asarray(running_var, dtype=np.float64) + momentum * unbiased)
+    return (
+        (1 - momentum) * np.asarray(running_mean, dtype=np.float64) + momentum * mean,
+        (1 - momentum) * np.asarray(running_var, dtype=np.float64) + momentum * unbiased,
+    )
 
 
 def batch_norm_eval(x, running_mean, running_var, eps: float = DEFAULT_EPS) -> np.ndarray:

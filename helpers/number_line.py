@@ -57,8 +57,17 @@ class NumberLine:
         self.edges = [ax.axvline(0, color=BLUE, linestyle="--", linewidth=1.2) for _ in range(2)]
         self.mean_line = ax.axvline(0, color=BLACK, linewidth=2, label="mean μ", gid="mean")
         ax.axhline(0, color="#999999", linewidth=0.8, zorder=0)
-        (self.points,) = ax.plot([], [], linestyle="none", marker="o", markersize=8, color=VERMILLION,
-                                 markeredgecolor="black", label="values x", gid="values")
+        (self.points,) = ax.plot(
+            [],
+            [],
+            linestyle="none",
+            marker="o",
+            markersize=8,
+            color=VERMILLION,
+            markeredgecolor="black",
+            label="values x",
+            gid="values",
+        )
         self.leaders = LineCollection([], colors="#777777", linewidths=0.8)
         ax.add_collection(self.leaders, autolim=False)
         self.labels = []
@@ -90,7 +99,11 @@ class NumberLine:
         low = min(float(values.min()), mean - std)
         high = max(float(values.max()), mean + std)
         span = high - low or 1.0
-        texts = [f"x{j + 1} = {readable(value, 3)}" for j, value in enumerate(values)] if len(values) <= LABEL_AT_MOST else []
+        texts = (
+            [f"x{j + 1} = {readable(value, 3)}" for j, value in enumerate(values)]
+            if len(values) <= LABEL_AT_MOST
+            else []
+        )
         widths, padding = label_widths(ax, texts)
         widest = max(widths, default=0.0) + 2 * padding
         margin = span * max(0.12, widest / (1 - 2 * widest) if widest < 0.4 else 0.12)
@@ -104,12 +117,16 @@ class NumberLine:
             scale = limits[1] - limits[0]  # fractions of the axes' width to data units
             lines = (mean - std, mean, mean + std)
             data_widths = [width * scale for width in widths]
-            places = (label_places(values, data_widths, padding * scale, lines, limits)
-                      or label_places(values, data_widths, 0.0, lines, limits) or staggered_label_places(values))
+            places = (
+                label_places(values, data_widths, padding * scale, lines, limits)
+                or label_places(values, data_widths, 0.0, lines, limits)
+                or staggered_label_places(values)
+            )
             for value, text, (height, align) in zip(values, texts, places):
                 segments.append([(value, 0.08), (value, height - 0.04)])
-                self.labels.append(ax.text(value, height, text, ha=align, fontsize=LABEL_FONT_SIZE,
-                                           animated=self.animated))
+                self.labels.append(
+                    ax.text(value, height, text, ha=align, fontsize=LABEL_FONT_SIZE, animated=self.animated)
+                )
         self.leaders.set_segments(segments)
         if not self.animated:
             ax.set_title(f"{TITLE}: {numbers_title(record)}")
@@ -133,24 +150,31 @@ def number_line(record, ax=None):
 def number_line_text(record) -> str:
     """The numbers of :func:`number_line` as text."""
     mean, std = record.mean, record.std
-    return "\n".join([
-        f"values x:       {format_row(record.input)}",
-        f"mean μ:         {format_number(mean)}",
-        f"std √(σ² + ε):  {format_number(std)}   (eps = {format_eps(record.eps)})",
-        f"mean ± 1 std:   {format_number(mean - std)} to {format_number(mean + std)}",
-    ])
+    return "\n".join(
+        [
+            f"values x:       {format_row(record.input)}",
+            f"mean μ:         {format_number(mean)}",
+            f"std √(σ² + ε):  {format_number(std)}   (eps = {format_eps(record.eps)})",
+            f"mean ± 1 std:   {format_number(mean - std)} to {format_number(mean + std)}",
+        ]
+    )
 
 
 def number_line_alt(record) -> str:
     """One sentence saying what the picture shows, for a screen reader (an image's alt text)."""
     values = record.input
-    shown = (", ".join(format_number(v) for v in values) if len(values) <= LABEL_AT_MOST
-             else f"{len(values)} values from {format_number(float(np.min(values)))} to {format_number(float(np.max(values)))}")
+    shown = (
+        ", ".join(format_number(v) for v in values)
+        if len(values) <= LABEL_AT_MOST
+        else f"{len(values)} values from {format_number(float(np.min(values)))} to {format_number(float(np.max(values)))}"
+    )
     inside = int(np.sum(np.abs(np.asarray(values) - record.mean) <= record.std))
-    return (f"Number line of the row: values {shown}; mean μ {format_number(record.mean)}; band of one "
-            f"standard deviation √(σ² + ε) = {format_number(record.std)} either side, from "
-            f"{format_number(record.mean - record.std)} to {format_number(record.mean + record.std)}, "
-            f"holding {inside} of {len(values)} values.")
+    return (
+        f"Number line of the row: values {shown}; mean μ {format_number(record.mean)}; band of one "
+        f"standard deviation √(σ² + ε) = {format_number(record.std)} either side, from "
+        f"{format_number(record.mean - record.std)} to {format_number(record.mean + record.std)}, "
+        f"holding {inside} of {len(values)} values."
+    )
 
 
 class NumberLinePicture:
@@ -209,7 +233,8 @@ class NumberLinePicture:
         buffer = io.BytesIO()
         # light compression: a little larger, much faster to encode; no metadata, so equal pictures are equal bytes
         Image.frombuffer("RGBA", (width, height), self.canvas.buffer_rgba(), "raw", "RGBA", 0, 1).save(
-            buffer, format="png", compress_level=1)
+            buffer, format="png", compress_level=1
+        )
         return buffer.getvalue()
 
     def draw(self) -> None:
@@ -233,8 +258,9 @@ def label_widths(ax, labels) -> tuple[list[float], float]:
 
     axes_points = ax.get_position().width * ax.figure.get_figwidth() * 72
     font = FontProperties(size=LABEL_FONT_SIZE)
-    widths = [text_to_path.get_text_width_height_descent(label, font, ismath=False)[0] / axes_points
-              for label in labels]
+    widths = [
+        text_to_path.get_text_width_height_descent(label, font, ismath=False)[0] / axes_points for label in labels
+    ]
     return widths, _LABEL_PADDING_POINTS / axes_points
 
 

@@ -178,8 +178,9 @@ class SweepResult:
     right: bool
 
 
-def offset_sweep(row, offsets=(0, 10, 100, 1_000, 10_000, 100_000), dtype=np.float32,
-                 eps: float = DEFAULT_EPS) -> tuple[SweepResult, ...]:
+def offset_sweep(
+    row, offsets=(0, 10, 100, 1_000, 10_000, 100_000), dtype=np.float32, eps: float = DEFAULT_EPS
+) -> tuple[SweepResult, ...]:
     """Add each offset to ``row`` and compute LayerNorm with every variance method in ``dtype``.
 
     Adding a constant does not change a true LayerNorm output, so any change is the arithmetic's
@@ -203,9 +204,20 @@ def offset_sweep(row, offsets=(0, 10, 100, 1_000, 10_000, 100_000), dtype=np.flo
             output = layer_norm_with(stored, method, dtype, eps).astype(np.float64)
             with np.errstate(invalid="ignore"):
                 error = float(np.max(np.abs(output - true_output)))
-            results.append(SweepResult(float(offset), method, dtype.name, exact, variance, output,
-                                       true_variance, true_output, error,
-                                       bool(finite and error <= OUTPUT_TOLERANCE)))
+            results.append(
+                SweepResult(
+                    float(offset),
+                    method,
+                    dtype.name,
+                    exact,
+                    variance,
+                    output,
+                    true_variance,
+                    true_output,
+                    error,
+                    bool(finite and error <= OUTPUT_TOLERANCE),
+                )
+            )
     return tuple(results)
 
 
@@ -219,8 +231,9 @@ def sweep_table(results) -> tuple[np.ndarray, list[str], list[str]]:
     if not results:
         raise ValueError("There are no sweep results to tabulate.")
     values = np.array([[r.variance, *r.output] for r in results])
-    labels = [f"{'+' if r.offset >= 0 else '−'}{abs(r.offset):,.0f} {r.method} {'✓' if r.right else '✗'}"
-              for r in results]
+    labels = [
+        f"{'+' if r.offset >= 0 else '−'}{abs(r.offset):,.0f} {r.method} {'✓' if r.right else '✗'}" for r in results
+    ]
     columns = ["variance"] + [f"x̂{_subscript(i + 1)}" for i in range(results[0].output.size)]
     return values, labels, columns
 
@@ -234,11 +247,13 @@ def invariance_table(cases) -> tuple[np.ndarray, list[str], list[str]]:
     cases = tuple(cases)
     if not cases:
         raise ValueError("There are no cases to tabulate.")
-    values = np.array([[c.variance / c.eps if c.eps > 0 else np.inf, c.eps_share, *c.output, c.largest_change]
-                       for c in cases])
+    values = np.array(
+        [[c.variance / c.eps if c.eps > 0 else np.inf, c.eps_share, *c.output, c.largest_change] for c in cases]
+    )
     labels = [f"{c.scale:g} · x + {c.shift:g}" for c in cases]
-    columns = (["σ² / ε", "ε / (σ² + ε)"] + [f"y{_subscript(i + 1)}" for i in range(cases[0].output.size)]
-               + ["largest change"])
+    columns = (
+        ["σ² / ε", "ε / (σ² + ε)"] + [f"y{_subscript(i + 1)}" for i in range(cases[0].output.size)] + ["largest change"]
+    )
     return values, labels, columns
 
 
@@ -281,8 +296,9 @@ class InvarianceCase:
     largest_change: float
 
 
-def shift_scale_invariance(row, shifts=(0.0,), scales=(1.0, 0.1, 0.01, 0.001),
-                           eps: float = DEFAULT_EPS) -> tuple[InvarianceCase, ...]:
+def shift_scale_invariance(
+    row, shifts=(0.0,), scales=(1.0, 0.1, 0.01, 0.001), eps: float = DEFAULT_EPS
+) -> tuple[InvarianceCase, ...]:
     """LayerNorm(a·x + b) equals LayerNorm(x) for any shift b and scale a > 0, until eps matters.
 
     For every shift and scale, in float64, returns the output and its largest change from
@@ -302,6 +318,15 @@ def shift_scale_invariance(row, shifts=(0.0,), scales=(1.0, 0.1, 0.01, 0.001),
             moved = scale * base + shift
             variance = float(variance_two_pass(moved))
             output = layer_norm(moved, eps=eps)
-            cases.append(InvarianceCase(float(shift), float(scale), variance, float(eps), eps / (variance + eps),
-                                        output, float(np.max(np.abs(output - reference)))))
+            cases.append(
+                InvarianceCase(
+                    float(shift),
+                    float(scale),
+                    variance,
+                    float(eps),
+                    eps / (variance + eps),
+                    output,
+                    float(np.max(np.abs(output - reference))),
+                )
+            )
     return tuple(cases)

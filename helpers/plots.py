@@ -71,7 +71,9 @@ def _before_and_after(data, y=None, eps: float = DEFAULT_EPS):
     before = np.atleast_2d(np.asarray(data, dtype=np.float64))
     after = layer_norm(before, eps=eps) if y is None else np.atleast_2d(np.asarray(y, dtype=np.float64))
     if before.ndim != 2 or after.shape != before.shape:
-        raise ValueError(f"before and after need the same shape (rows × features); got {before.shape} and {after.shape}.")
+        raise ValueError(
+            f"before and after need the same shape (rows × features); got {before.shape} and {after.shape}."
+        )
     return before, after
 
 
@@ -81,18 +83,45 @@ def _draw_before_after(ax, before, after, title: str) -> None:
     ax.axhline(0, color="black", linewidth=0.8)
     if n <= 24:
         width = 0.38
-        bars_before = ax.bar(features - width / 2, before, width, color=OKABE_ITO["blue"], label="before: x", gid="before")
-        bars_after = ax.bar(features + width / 2, after, width, color=OKABE_ITO["orange"], hatch="//",
-                            edgecolor="black", linewidth=0.6, label="after: y = LayerNorm(x)", gid="after")
+        bars_before = ax.bar(
+            features - width / 2, before, width, color=OKABE_ITO["blue"], label="before: x", gid="before"
+        )
+        bars_after = ax.bar(
+            features + width / 2,
+            after,
+            width,
+            color=OKABE_ITO["orange"],
+            hatch="//",
+            edgecolor="black",
+            linewidth=0.6,
+            label="after: y = LayerNorm(x)",
+            gid="after",
+        )
         if n <= LABEL_AT_MOST:
             for bars, values in ((bars_before, before), (bars_after, after)):
                 ax.bar_label(bars, labels=[format_number(v, 3) for v in values], padding=2, fontsize=8)
         ax.set_xticks(features, [f"f{j}" for j in features])
     else:
-        ax.plot(features, before, linestyle="none", marker="o", markersize=3, color=OKABE_ITO["blue"],
-                label="before: x", gid="before")
-        ax.plot(features, after, linestyle="none", marker="^", markersize=3, color=OKABE_ITO["orange"],
-                label="after: y = LayerNorm(x)", gid="after")
+        ax.plot(
+            features,
+            before,
+            linestyle="none",
+            marker="o",
+            markersize=3,
+            color=OKABE_ITO["blue"],
+            label="before: x",
+            gid="before",
+        )
+        ax.plot(
+            features,
+            after,
+            linestyle="none",
+            marker="^",
+            markersize=3,
+            color=OKABE_ITO["orange"],
+            label="after: y = LayerNorm(x)",
+            gid="after",
+        )
     ax.set_xlabel("feature")
     ax.set_ylabel("value")
     ax.set_title(title)
@@ -130,8 +159,14 @@ def before_after(data, y=None, ax=None, eps: float = DEFAULT_EPS):
         import matplotlib.pyplot as plt
 
         columns = min(rows, 3)
-        figure, axes = plt.subplots(-(-rows // columns), columns, figsize=(8 if rows == 1 else 4.2 * columns,
-                                    3.6 * -(-rows // columns)), layout="constrained", squeeze=False, sharey=True)
+        figure, axes = plt.subplots(
+            -(-rows // columns),
+            columns,
+            figsize=(8 if rows == 1 else 4.2 * columns, 3.6 * -(-rows // columns)),
+            layout="constrained",
+            squeeze=False,
+            sharey=True,
+        )
         for extra in axes.flat[rows:]:
             extra.set_visible(False)
     else:
@@ -148,7 +183,9 @@ def before_after(data, y=None, ax=None, eps: float = DEFAULT_EPS):
         panel.set_ylim(-1.3 * top, 1.3 * top)
     axes.flat[0].legend(loc="upper right", fontsize=8)
     if rows > 1 or ax is None:
-        figure.suptitle("Before and after LayerNorm, feature by feature" + (" (σ: spread without ε)" if rows > 1 else ""))
+        figure.suptitle(
+            "Before and after LayerNorm, feature by feature" + (" (σ: spread without ε)" if rows > 1 else "")
+        )
     return figure
 
 
@@ -156,7 +193,9 @@ def before_after_text(data, y=None, eps: float = DEFAULT_EPS) -> str:
     """The numbers of :func:`before_after` as text: one line per feature, one block per row."""
     before, after = _before_and_after(data, y, eps)
     n = before.shape[1]
-    features = [f"f{j + 1}" for j in range(n)] if n <= 10 else ["f1", "f2", "f3", "…", f"f{n - 2}", f"f{n - 1}", f"f{n}"]
+    features = (
+        [f"f{j + 1}" for j in range(n)] if n <= 10 else ["f1", "f2", "f3", "…", f"f{n - 2}", f"f{n - 1}", f"f{n}"]
+    )
     blocks = []
     for i in range(before.shape[0]):
         rows = [("feature", "before x", "after y")]
@@ -164,9 +203,13 @@ def before_after_text(data, y=None, eps: float = DEFAULT_EPS) -> str:
         widths = [max(text_width(row[k]) for row in rows) for k in range(3)]
         (mean_before, std_before), (mean_after, std_after) = _spread(before[i]), _spread(after[i])
         heading = ([] if before.shape[0] == 1 else [f"row {i + 1}"]) + [
-            f"mean {mean_before} → {mean_after}, σ (spread without ε) {std_before} → {std_after}{_divided_by(data)}"]
-        blocks.append("\n".join(heading + [f"{pad(a, widths[0])}  {b.rjust(widths[1])}  {c.rjust(widths[2])}"
-                                            for a, b, c in rows]))
+            f"mean {mean_before} → {mean_after}, σ (spread without ε) {std_before} → {std_after}{_divided_by(data)}"
+        ]
+        blocks.append(
+            "\n".join(
+                heading + [f"{pad(a, widths[0])}  {b.rjust(widths[1])}  {c.rjust(widths[2])}" for a, b, c in rows]
+            )
+        )
     return "\n\n".join(blocks)
 
 
@@ -195,8 +238,15 @@ def matrix_heatmaps(x, y=None, titles=("input X", "LayerNorm(X)"), eps: float = 
         if values.size <= 12 * 12:
             for (i, j), value in np.ndenumerate(values):
                 dark = abs(value) > 0.6 * limit
-                ax.text(j, i, format_number(value, places), ha="center", va="center", fontsize=9,
-                        color="white" if dark else "black")
+                ax.text(
+                    j,
+                    i,
+                    format_number(value, places),
+                    ha="center",
+                    va="center",
+                    fontsize=9,
+                    color="white" if dark else "black",
+                )
         ax.set_xticks(range(values.shape[1]), [f"f{j + 1}" for j in range(values.shape[1])])
         ax.set_yticks(range(values.shape[0]), [f"row {i + 1}" for i in range(values.shape[0])])
         ax.set_xlabel("feature")
@@ -209,8 +259,9 @@ def matrix_heatmaps_text(x, y=None, titles=("input X", "LayerNorm(X)"), eps: flo
     """The numbers of :func:`matrix_heatmaps` as two aligned tables side by side."""
     x = np.atleast_2d(np.asarray(x, dtype=np.float64))
     y = layer_norm(x, eps=eps) if y is None else np.atleast_2d(np.asarray(y, dtype=np.float64))
-    return side_by_side(show_matrix(x, title=titles[0], places=places_in(x)),
-                        show_matrix(y, title=titles[1], places=places_in(y)))
+    return side_by_side(
+        show_matrix(x, title=titles[0], places=places_in(x)), show_matrix(y, title=titles[1], places=places_in(y))
+    )
 
 
 def places_in(values, most: int = 4) -> int:
@@ -255,8 +306,18 @@ def normalised_circle(matrix, eps: float = DEFAULT_EPS, ax=None, extra_points=No
     radius = math.sqrt(3)
     from matplotlib.patches import Circle
 
-    ax.add_patch(Circle((0, 0), radius, fill=False, color="black", linestyle="--", linewidth=1.2,
-                        label=f"circle of radius √3 ≈ {format_number(radius, 3)}", gid="circle"))
+    ax.add_patch(
+        Circle(
+            (0, 0),
+            radius,
+            fill=False,
+            color="black",
+            linestyle="--",
+            linewidth=1.2,
+            label=f"circle of radius √3 ≈ {format_number(radius, 3)}",
+            gid="circle",
+        )
+    )
     for k in range(3):
         direction = plane_coordinates(np.eye(3)[k])[0]
         direction /= np.linalg.norm(direction)
@@ -265,15 +326,37 @@ def normalised_circle(matrix, eps: float = DEFAULT_EPS, ax=None, extra_points=No
     farthest_label = 0.0
     for i, (u, v) in enumerate(points):
         colour, marker = ROW_COLOURS[i % len(ROW_COLOURS)], ROW_MARKERS[i % len(ROW_MARKERS)]
-        ax.plot([u], [v], linestyle="none", marker=marker, markersize=9, color=colour, markeredgecolor="black",
-                label=f"row {i + 1}", gid=f"row {i + 1}")
+        ax.plot(
+            [u],
+            [v],
+            linestyle="none",
+            marker=marker,
+            markersize=9,
+            color=colour,
+            markeredgecolor="black",
+            label=f"row {i + 1}",
+            gid=f"row {i + 1}",
+        )
         # the label sits outside the circle along the point's own direction, beyond any extra point there
         angle = math.atan2(v, u)
-        label_at = max([1.22 * radius] + [float(np.linalg.norm(p)) + 0.35 for p in extras
-                                          if abs(math.remainder(math.atan2(p[1], p[0]) - angle, math.tau)) < 0.35])
+        label_at = max(
+            [1.22 * radius]
+            + [
+                float(np.linalg.norm(p)) + 0.35
+                for p in extras
+                if abs(math.remainder(math.atan2(p[1], p[0]) - angle, math.tau)) < 0.35
+            ]
+        )
         farthest_label = max(farthest_label, label_at)
-        ax.annotate(f"row {i + 1}", (u, v), xytext=(label_at * math.cos(angle), label_at * math.sin(angle)),
-                    ha="center", va="center", fontsize=9, arrowprops={"arrowstyle": "-", "color": "#777777", "lw": 0.6})
+        ax.annotate(
+            f"row {i + 1}",
+            (u, v),
+            xytext=(label_at * math.cos(angle), label_at * math.sin(angle)),
+            ha="center",
+            va="center",
+            fontsize=9,
+            arrowprops={"arrowstyle": "-", "color": "#777777", "lw": 0.6},
+        )
     if extra_points is not None:
         _draw_extra_points(ax, extras, extra_label)
     ax.plot([0], [0], marker="+", color="black", markersize=10, linestyle="none")
@@ -283,8 +366,10 @@ def normalised_circle(matrix, eps: float = DEFAULT_EPS, ax=None, extra_points=No
     ax.set_aspect("equal")
     ax.set_xlabel("u = (x̂₁ − x̂₂) / √2")
     ax.set_ylabel("v = (x̂₁ + x̂₂ − 2·x̂₃) / √6")
-    ax.set_title(f"Normalised rows lie on a circle of radius √3 ≈ {format_number(radius, 3)}\n"
-                 f"in the plane x̂₁ + x̂₂ + x̂₃ = 0 (eps = {format_eps(eps)})")
+    ax.set_title(
+        f"Normalised rows lie on a circle of radius √3 ≈ {format_number(radius, 3)}\n"
+        f"in the plane x̂₁ + x̂₂ + x̂₃ = 0 (eps = {format_eps(eps)})"
+    )
     ax.legend(loc="upper left", fontsize=8, framealpha=0.9)
     return figure
 
@@ -292,17 +377,31 @@ def normalised_circle(matrix, eps: float = DEFAULT_EPS, ax=None, extra_points=No
 def _draw_extra_points(ax, points, label: str) -> None:
     """Crosses in each row's colour, each labelled nearer the centre than its point (the row labels sit outside)."""
     for i, point in enumerate(points):
-        ax.plot(*point, marker="X", markersize=12, markerfacecolor="white", linestyle="none",
-                markeredgecolor=ROW_COLOURS[i % len(ROW_COLOURS)], markeredgewidth=2, zorder=1,
-                label=f"{label} rows" if i == 0 else None, gid=f"{label} {i + 1}")
+        ax.plot(
+            *point,
+            marker="X",
+            markersize=12,
+            markerfacecolor="white",
+            linestyle="none",
+            markeredgecolor=ROW_COLOURS[i % len(ROW_COLOURS)],
+            markeredgewidth=2,
+            zorder=1,
+            label=f"{label} rows" if i == 0 else None,
+            gid=f"{label} {i + 1}",
+        )
         distance = float(np.linalg.norm(point))
         label_at = point * (1 - 0.9 / distance) if distance > 0.9 else point + np.array([0.0, -0.35])
-        ax.annotate(f"{label} {i + 1}", point, xytext=label_at, ha="center", fontsize=8,
-                    arrowprops={"arrowstyle": "-", "color": "#777777", "lw": 0.6})
+        ax.annotate(
+            f"{label} {i + 1}",
+            point,
+            xytext=label_at,
+            ha="center",
+            fontsize=8,
+            arrowprops={"arrowstyle": "-", "color": "#777777", "lw": 0.6},
+        )
 
 
-def normalised_circle_text(matrix, eps: float = DEFAULT_EPS, extra_points=None,
-                           extra_label: str = "other") -> str:
+def normalised_circle_text(matrix, eps: float = DEFAULT_EPS, extra_points=None, extra_label: str = "other") -> str:
     """The numbers of :func:`normalised_circle`: each normalised row (and each extra point), its sum and
     its distance from 0."""
     normalised = layer_norm(_three_features(matrix), eps=eps)
@@ -311,13 +410,26 @@ def normalised_circle_text(matrix, eps: float = DEFAULT_EPS, extra_points=None,
     if extra_points is not None:
         named += [(f"{extra_label} {i + 1}", row) for i, row in enumerate(_three_features(extra_points))]
     for name, row in named:
-        rows.append((name, format_row(row, width=7), format_number(float(np.sum(row))),
-                     format_number(float(np.linalg.norm(row)))))
+        rows.append(
+            (
+                name,
+                format_row(row, width=7),
+                format_number(float(np.sum(row))),
+                format_number(float(np.linalg.norm(row))),
+            )
+        )
     widths = [max(text_width(row[k]) for row in rows) for k in range(4)]
-    lines = [f"Normalised rows (eps = {format_eps(eps)}) all sum to 0 and lie at distance about "
-             f"√3 ≈ {format_number(math.sqrt(3))} from 0:"]
-    lines += ["  " + "  ".join(pad(cell, width) if k < 2 else cell.rjust(width)
-                               for k, (cell, width) in enumerate(zip(row, widths))).rstrip() for row in rows]
+    lines = [
+        f"Normalised rows (eps = {format_eps(eps)}) all sum to 0 and lie at distance about "
+        f"√3 ≈ {format_number(math.sqrt(3))} from 0:"
+    ]
+    lines += [
+        "  "
+        + "  ".join(
+            pad(cell, width) if k < 2 else cell.rjust(width) for k, (cell, width) in enumerate(zip(row, widths))
+        ).rstrip()
+        for row in rows
+    ]
     return "\n".join(lines)
 
 

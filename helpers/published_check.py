@@ -63,14 +63,27 @@ class Convention:
 
 
 CONVENTIONS = (
-    Convention("biased variance (÷ n), eps inside the root (PyTorch)", "÷ n, ε inside √ (PyTorch)",
-               unbiased=False, eps_inside_root=True),
-    Convention("unbiased variance (÷ (n − 1)), eps inside the root", "÷ (n − 1), ε inside √",
-               unbiased=True, eps_inside_root=True),
-    Convention("biased variance (÷ n), eps outside the root", "÷ n, ε outside √",
-               unbiased=False, eps_inside_root=False),
-    Convention("unbiased variance (÷ (n − 1)), eps outside the root", "÷ (n − 1), ε outside √",
-               unbiased=True, eps_inside_root=False),
+    Convention(
+        "biased variance (÷ n), eps inside the root (PyTorch)",
+        "÷ n, ε inside √ (PyTorch)",
+        unbiased=False,
+        eps_inside_root=True,
+    ),
+    Convention(
+        "unbiased variance (÷ (n − 1)), eps inside the root",
+        "÷ (n − 1), ε inside √",
+        unbiased=True,
+        eps_inside_root=True,
+    ),
+    Convention(
+        "biased variance (÷ n), eps outside the root", "÷ n, ε outside √", unbiased=False, eps_inside_root=False
+    ),
+    Convention(
+        "unbiased variance (÷ (n − 1)), eps outside the root",
+        "÷ (n − 1), ε outside √",
+        unbiased=True,
+        eps_inside_root=False,
+    ),
 )
 
 
@@ -177,7 +190,7 @@ class PublishedOutputCheck:
 
     @property
     def half_unit(self) -> float:
-        return 0.5 * 10.0 ** -self.places
+        return 0.5 * 10.0**-self.places
 
     def rows_where(self, condition: str) -> list[int]:
         """The row numbers (from 1) where a RowCheck property is true, e.g. ``rows_where("close")``."""
@@ -219,7 +232,9 @@ class EpsFitTable:
         return eps_fits_html(self.check)
 
 
-def check_published_output(published, x, eps: float = DEFAULT_EPS, places: int = PUBLISHED_PLACES) -> PublishedOutputCheck:
+def check_published_output(
+    published, x, eps: float = DEFAULT_EPS, places: int = PUBLISHED_PLACES
+) -> PublishedOutputCheck:
     """Check a table printed to ``places`` decimals as the LayerNorm output (γ = 1, β = 0) of ``x``.
 
     Each row gets its sum, its sum of squares (and the least it could be, given the rounding),
@@ -237,15 +252,18 @@ def check_published_output(published, x, eps: float = DEFAULT_EPS, places: int =
     except (TypeError, ValueError):
         raise ValueError("The published table is not a rectangular table of numbers.") from None
     if table.shape != inputs.shape or inputs.ndim != 2:
-        raise ValueError(f"The published table has shape {table.shape} but x has shape {inputs.shape}; "
-                         "they need the same rows and columns.")
+        raise ValueError(
+            f"The published table has shape {table.shape} but x has shape {inputs.shape}; "
+            "they need the same rows and columns."
+        )
     if not np.all(np.isfinite(table)):
         raise ValueError("The published table contains NaN or infinity.")
     if inputs.shape[1] < 2:
         raise ValueError("Checking needs at least 2 features per row (with 1, the unbiased variance divides by 0).")
     half_unit = 0.5 * 10.0 ** -int(places)
-    rows = tuple(_check_row(i + 1, table[i], inputs[i], true_output[i], float(eps), half_unit)
-                 for i in range(table.shape[0]))
+    rows = tuple(
+        _check_row(i + 1, table[i], inputs[i], true_output[i], float(eps), half_unit) for i in range(table.shape[0])
+    )
     return PublishedOutputCheck(rows, float(eps), int(places))
 
 

@@ -72,8 +72,9 @@ def compare(name: str, result, reference, expected_to_match: bool = True) -> Agr
     if ours.shape != theirs.shape:
         raise ValueError(f"{name}: shape {ours.shape} does not match the reference's {theirs.shape}.")
     difference = float(np.max(np.abs(ours - theirs))) if ours.size else 0.0
-    return Agreement(name, bool(np.array_equal(ours, theirs)), difference <= CLOSE_TOLERANCE, difference,
-                     expected_to_match)
+    return Agreement(
+        name, bool(np.array_equal(ours, theirs)), difference <= CLOSE_TOLERANCE, difference, expected_to_match
+    )
 
 
 @dataclass(frozen=True)
@@ -112,10 +113,16 @@ def compare_implementations(x, eps: float = DEFAULT_EPS) -> ComparisonReport:
         reference = nn.LayerNorm(features, eps=eps, dtype=torch.float64)(tensor)
         rows = (
             compare("lesson's module (LessonLayerNorm)", LessonLayerNorm(features, eps).double()(tensor), reference),
-            compare("torch.nn.functional.layer_norm", nn.functional.layer_norm(tensor, (features,), eps=eps), reference),
+            compare(
+                "torch.nn.functional.layer_norm", nn.functional.layer_norm(tensor, (features,), eps=eps), reference
+            ),
             compare("helpers.layer_norm (numpy)", layer_norm(values, eps=eps), reference),
-            compare("unbiased variance (the classic mistake)",
-                    UnbiasedVarianceLayerNorm(features, eps).double()(tensor), reference, expected_to_match=False),
+            compare(
+                "unbiased variance (the classic mistake)",
+                UnbiasedVarianceLayerNorm(features, eps).double()(tensor),
+                reference,
+                expected_to_match=False,
+            ),
         )
     return ComparisonReport(tuple(values.shape), eps, "torch.nn.LayerNorm", rows)
 

@@ -38,13 +38,23 @@ def spread(times) -> dict:
     if values.size == 0 or not np.all(np.isfinite(values)) or np.any(values <= 0):
         raise ValueError("spread needs at least one positive, finite timing.")
     q1, median, q3 = np.percentile(values, [25, 50, 75])
-    return {"median": float(median), "q1": float(q1), "q3": float(q3), "min": float(values.min()),
-            "max": float(values.max()), "n": int(values.size)}
+    return {
+        "median": float(median),
+        "q1": float(q1),
+        "q3": float(q3),
+        "min": float(values.min()),
+        "max": float(values.max()),
+        "n": int(values.size),
+    }
 
 
 def bytes_moved(rows: int, features: int, direction: str = "forward") -> int:
     """Bytes a LayerNorm of rows × features float32 values must move at least (see module docstring)."""
-    per_value = {"forward": FORWARD_BYTES_PER_VALUE, "backward": BACKWARD_BYTES_PER_VALUE, "copy": FORWARD_BYTES_PER_VALUE}
+    per_value = {
+        "forward": FORWARD_BYTES_PER_VALUE,
+        "backward": BACKWARD_BYTES_PER_VALUE,
+        "copy": FORWARD_BYTES_PER_VALUE,
+    }
     if direction not in per_value:
         raise ValueError(f"direction must be forward, backward or copy; got {direction!r}.")
     return per_value[direction] * rows * features
@@ -102,8 +112,11 @@ def find(results, **match) -> dict:
 
 def ratio_spread(numerator: dict, denominator: dict) -> tuple[float, float, float]:
     """(median ratio, low, high) of two timings' spreads: low uses q1/q3, high q3/q1 (a rough band)."""
-    return (numerator["median"] / denominator["median"], numerator["q1"] / denominator["q3"],
-            numerator["q3"] / denominator["q1"])
+    return (
+        numerator["median"] / denominator["median"],
+        numerator["q1"] / denominator["q3"],
+        numerator["q3"] / denominator["q1"],
+    )
 
 
 def fits_in(bytes_count: int, cache_bytes: int) -> bool:
@@ -131,8 +144,13 @@ def buffers_to_rotate(bytes_per_call: int, last_level_cache: int, factor: int = 
 
 def fraction_of_ceiling(results, result: dict) -> float:
     """A result's median rate as a share of its copy ceiling (same regime, size, threads and library)."""
-    ceiling = find(results, implementation=result["ceiling"], regime=result["regime"], rows=result["rows"],
-                   features=result["features"])
+    ceiling = find(
+        results,
+        implementation=result["ceiling"],
+        regime=result["regime"],
+        rows=result["rows"],
+        features=result["features"],
+    )
     return result["gb_per_s"] / ceiling["gb_per_s"]
 
 
@@ -141,14 +159,23 @@ def machine_roofline(document: dict) -> dict:
     at the largest size), the ridge point, and LayerNorm's intensity forward and backward."""
     peak = max(p["flops_per_s"] for p in document["peak_flops"])
     largest = max(r["rows"] * r["features"] for r in document["results"])
-    copies = [r for r in document["results"] if r["regime"] == "from memory" and r["implementation"].startswith("copy")
-              and r["rows"] * r["features"] == largest]
+    copies = [
+        r
+        for r in document["results"]
+        if r["regime"] == "from memory"
+        and r["implementation"].startswith("copy")
+        and r["rows"] * r["features"] == largest
+    ]
     if not copies:
         raise ValueError("The results hold no copy from memory, so there is no bandwidth to draw the roofline with.")
     bandwidth = max(r["gb_per_s"] for r in copies) * 1e9
-    return {"peak_flops_per_s": peak, "bandwidth_bytes_per_s": bandwidth,
-            "ridge_flops_per_byte": ridge_point(peak, bandwidth),
-            "forward_intensity": arithmetic_intensity("forward"), "backward_intensity": arithmetic_intensity("backward")}
+    return {
+        "peak_flops_per_s": peak,
+        "bandwidth_bytes_per_s": bandwidth,
+        "ridge_flops_per_byte": ridge_point(peak, bandwidth),
+        "forward_intensity": arithmetic_intensity("forward"),
+        "backward_intensity": arithmetic_intensity("backward"),
+    }
 
 
 def achieved_flops(result: dict) -> float:

@@ -50,8 +50,9 @@ def check_decimals(decimals, argument: str = "decimals") -> int | None:
     if decimals is None:
         return None
     if isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer)) or not 0 <= decimals <= MAX_DECIMALS:
-        raise InputError(argument, f"The number of decimal places must be a whole number from 0 to {MAX_DECIMALS}; "
-                                   f"got {decimals!r}.")
+        raise InputError(
+            argument, f"The number of decimal places must be a whole number from 0 to {MAX_DECIMALS}; got {decimals!r}."
+        )
     return int(decimals)
 
 

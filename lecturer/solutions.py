@@ -55,5 +55,11 @@ def make_module():  # notebook 08 (torch is imported only here)
     return MyLayerNorm
 
 
-SOLUTIONS = {"mean": mean, "variance": variance, "std": std, "normalise": normalise,
-             "scale_shift": scale_shift, "layer_norm": layer_norm}
+SOLUTIONS = {
+    "mean": mean,
+    "variance": variance,
+    "std": std,
+    "normalise": normalise,
+    "scale_shift": scale_shift,
+    "layer_norm": layer_norm,
+}

@@ -51,8 +51,16 @@ SCAN = """async ([selector, disabled]) => {
 
 # Rules about the page as a whole (landmarks, the page's own title and language): those are the
 # host's (JupyterLab's, Voilà's) business, not the series' content, which is all that is scanned.
-PAGE_RULES = ("region", "landmark-one-main", "page-has-heading-one", "document-title", "html-has-lang",
-              "bypass", "landmark-complementary-is-top-level", "landmark-unique")
+PAGE_RULES = (
+    "region",
+    "landmark-one-main",
+    "page-has-heading-one",
+    "document-title",
+    "html-has-lang",
+    "bypass",
+    "landmark-complementary-is-top-level",
+    "landmark-unique",
+)
 
 
 def axe_scan(page, selector: str) -> dict:

@@ -28,15 +28,26 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "tests" / "_artifacts"  # screenshots; git ignores this folder
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-quic",
+]
 VIEWPORT = {"width": 1280, "height": 900}
 INSTALL_HINT = "install it with `apt-get install chromium` (Debian/Ubuntu) and `pip install -r requirements.txt`"
 
 
 def chromium_path() -> str | None:
-    for candidate in (os.environ.get("CHROMIUM"), shutil.which("chromium"), "/usr/bin/chromium",
-                      shutil.which("chromium-browser")):
+    for candidate in (
+        os.environ.get("CHROMIUM"),
+        shutil.which("chromium"),
+        "/usr/bin/chromium",
+        shutil.which("chromium-browser"),
+    ):
         if candidate and os.access(candidate, os.X_OK):
             return candidate
     return None
@@ -140,9 +151,15 @@ class JupyterServer:
         )
         self.log = open(self.log_path, "w", encoding="utf-8")  # noqa: SIM115 - closed in stop()
         command = [part.replace("{port}", str(self.port)).replace("{token}", self.token) for part in command]
-        self.process = subprocess.Popen(command, cwd=folder, env=env,
-                                        stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                        start_new_session=True)
+        self.process = subprocess.Popen(
+            command,
+            cwd=folder,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         self._wait_until_ready()
 
     def url(self, path: str) -> str:
@@ -206,11 +223,22 @@ def jupyter_lab(folder: Path, home: Path) -> JupyterServer:
         path = settings / (plugin + ".jupyterlab-settings")
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(values, encoding="utf-8")
-    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
-               "--ServerApp.port={port}", "--ServerApp.port_retries=0", "--IdentityProvider.token={token}",
-               f"--ServerApp.root_dir={folder}",
-               "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-               "--LabApp.expose_app_in_browser=True", "--allow-root"]
+    command = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
+        "--no-browser",
+        "--ServerApp.ip=127.0.0.1",
+        "--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        "--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={folder}",
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.expose_app_in_browser=True",
+        "--allow-root",
+    ]
     return JupyterServer(command, folder, home, "jupyterlab")
 
 
@@ -219,8 +247,9 @@ def copy_for_serving(destination: Path, folders=("notebooks", "lecture", "data")
     for name in folders:
         source = ROOT / name
         if source.is_dir():
-            shutil.copytree(source, destination / name,
-                            ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__", "_build"))
+            shutil.copytree(
+                source, destination / name, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__", "_build")
+            )
     return destination
 
 
@@ -280,7 +309,8 @@ FINISHED = """() => {
             || cells.some(cell => cell.model.outputs.toJSON().some(o => o.output_type === 'error')));
 }"""
 
-WIDGETS_DRAWN = """() => {
+WIDGETS_DRAWN = (
+    """() => {
     const panel = window.testPanel;
     return panel.content.widgets.every(cell => {
         if (cell.model.type !== 'code') return true;
@@ -290,9 +320,12 @@ WIDGETS_DRAWN = """() => {
             return child && child.node.querySelector('.jupyter-widgets') !== null;
         });
     });
-}""" % WIDGET_VIEW
+}"""
+    % WIDGET_VIEW
+)
 
-REPORT = """() => {
+REPORT = (
+    """() => {
     const panel = window.testPanel;
     const problems = [];
     let widgets = 0, cells = 0;
@@ -320,7 +353,9 @@ REPORT = """() => {
     const errorNodes = panel.node.querySelectorAll('[data-mime-type="application/vnd.jupyter.stderr"]').length;
     if (errorNodes) problems.push(`${errorNodes} error or stderr output(s) on the page`);
     return {problems, widgets, cells};
-}""" % WIDGET_VIEW
+}"""
+    % WIDGET_VIEW
+)
 
 CLOSE = """async () => {
     const panel = window.testPanel;
@@ -390,8 +425,9 @@ class SharedSession:
         self.runs: dict[str, dict] = {}
         self._playwright = sync_playwright().start()
         try:
-            self.browser = self._playwright.chromium.launch(executable_path=chromium_path(), headless=True,
-                                                            args=CHROMIUM_ARGS)
+            self.browser = self._playwright.chromium.launch(
+                executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS
+            )
             self.lab = jupyter_lab(self.folder, home)
             self.context = offline_context(self.browser, (self.lab.base,))
             self.page = self.context.new_page()
@@ -405,8 +441,12 @@ class SharedSession:
         return lab is not None and lab.process.poll() is None and not self.page.is_closed()
 
     def close(self) -> None:
-        for step in (lambda: self.context.close(), lambda: self.lab.stop(), lambda: self.browser.close(),
-                     lambda: self._playwright.stop()):
+        for step in (
+            lambda: self.context.close(),
+            lambda: self.lab.stop(),
+            lambda: self.browser.close(),
+            lambda: self._playwright.stop(),
+        ):
             with contextlib.suppress(Exception):
                 step()
 
@@ -514,9 +554,17 @@ def by_hand(row, places=3, eps=1e-5):
     variance = keep(sum(squares) / len(x))
     std = keep((variance + Decimal(repr(eps))).sqrt())
     normalised = [keep(d / std) for d in differences]
-    return {"input": x, "mean": mean, "differences": differences, "squares": squares, "variance": variance,
-            "variance + ε": variance + Decimal(repr(eps)), "std": std, "normalised": normalised,
-            "output": normalised}
+    return {
+        "input": x,
+        "mean": mean,
+        "differences": differences,
+        "squares": squares,
+        "variance": variance,
+        "variance + ε": variance + Decimal(repr(eps)),
+        "std": std,
+        "normalised": normalised,
+        "output": normalised,
+    }
 
 
 WALKTHROUGH = ["input", "mean", "differences", "squares", "variance", "variance + ε", "std", "normalised", "output"]

@@ -26,13 +26,15 @@ LESSON_X = np.array([[float(v) for v in row] for row in LESSON_X_TEXT])
 LESSON_X.flags.writeable = False
 
 # The lesson's published "complete output" table, as printed (it is wrong on four rows).
-PUBLISHED_OUTPUT = np.array([
-    [1.40, -1.52, 0.12],
-    [-1.15, 1.29, -0.14],
-    [0.71, 0.70, -1.41],
-    [1.31, -1.14, -0.17],
-    [-0.16, 0.91, -0.75],
-])
+PUBLISHED_OUTPUT = np.array(
+    [
+        [1.40, -1.52, 0.12],
+        [-1.15, 1.29, -0.14],
+        [0.71, 0.70, -1.41],
+        [1.31, -1.14, -0.17],
+        [-0.16, 0.91, -0.75],
+    ]
+)
 PUBLISHED_OUTPUT.flags.writeable = False
 
 EPS = 1e-5  # PyTorch's default, and the lesson's
@@ -46,8 +48,15 @@ def numpy_stages(row, eps=EPS, gamma=1.0, beta=0.0) -> dict[str, np.ndarray]:
     variance = (differences**2).mean()
     std = np.sqrt(variance + eps)
     normalised = differences / std
-    return {"mean": mean, "differences": differences, "squares": differences**2, "variance": variance,
-            "std": std, "normalised": normalised, "output": np.asarray(gamma) * normalised + np.asarray(beta)}
+    return {
+        "mean": mean,
+        "differences": differences,
+        "squares": differences**2,
+        "variance": variance,
+        "std": std,
+        "normalised": normalised,
+        "output": np.asarray(gamma) * normalised + np.asarray(beta),
+    }
 
 
 def numpy_layer_norm(matrix, eps=EPS) -> np.ndarray:

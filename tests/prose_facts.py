@@ -140,7 +140,9 @@ def build_facts() -> Facts:
 
     # --- Well-known constants ----------------------------------------------------------------
     facts.add(math.sqrt(n), "√3: the radius of the circle every normalised 3-feature row lies on")
-    facts.add(n * x.var(axis=1) / (x.var(axis=1) + helpers.DEFAULT_EPS), "n·var/(var+eps): sum of squares of each output row")
+    facts.add(
+        n * x.var(axis=1) / (x.var(axis=1) + helpers.DEFAULT_EPS), "n·var/(var+eps): sum of squares of each output row"
+    )
     facts.add(65504, "float16's largest finite number (numpy.finfo(numpy.float16).max)")
 
     # --- 01–04 (notebooks 01_residual_matrix … 04_epsilon_and_std) ---------------------------
@@ -159,28 +161,50 @@ def build_facts() -> Facts:
     # --- 05–08 (notebooks 05_normalise … 08_pytorch): add their facts below, one line each ---
     variance = x.var(axis=1)
     facts.add(variance / (variance + helpers.DEFAULT_EPS), "each normalised row's variance, σ²/(σ²+ε) (notebook 05)")
-    facts.add(helpers.DEFAULT_EPS / (variance + helpers.DEFAULT_EPS), "each normalised row's gap to 1, ε/(σ²+ε) (notebook 05)")
+    facts.add(
+        helpers.DEFAULT_EPS / (variance + helpers.DEFAULT_EPS), "each normalised row's gap to 1, ε/(σ²+ε) (notebook 05)"
+    )
     gamma_06, beta_06 = np.array([2.0, 1.0, 3.0]), np.array([0.0, 0.5, -1.0])
     facts.add([gamma_06, beta_06], "notebook 06's γ and β", places=(1, 2, 3))
     facts.add_record(helpers.layer_norm_steps(x[0], gamma=gamma_06, beta=beta_06), "row 1 with notebook 06's γ, β")
-    facts.add_record(helpers.layer_norm_steps(x[0], gamma=gamma_06, beta=beta_06, decimals=3), "row 1 with notebook 06's γ, β by hand")
+    facts.add_record(
+        helpers.layer_norm_steps(x[0], gamma=gamma_06, beta=beta_06, decimals=3),
+        "row 1 with notebook 06's γ, β by hand",
+    )
     truth = helpers.layer_norm(x)
     facts.add(published - truth, "published minus true output (notebook 07)")
-    facts.add(np.abs(published - truth).max(axis=1), "each published row's largest difference from the truth (notebook 07)")
+    facts.add(
+        np.abs(published - truth).max(axis=1), "each published row's largest difference from the truth (notebook 07)"
+    )
     facts.add(np.abs(published), "published values without their sign, as in 1.40 − 1.52 (notebook 07)", places=2)
     facts.add(published**2, "squares of the published values (notebook 07)")
-    facts.add([0.005, 3 * 0.005], "half a unit at 2 places, and 3 of them: what rounding allows (notebook 07)", places=3)
+    facts.add(
+        [0.005, 3 * 0.005], "half a unit at 2 places, and 3 of them: what rounding allows (notebook 07)", places=3
+    )
     published_check = check_published_output(published, x)
-    facts.add([row.smallest_sum_of_squares for row in published_check.rows], "least sum of squares after rounding (notebook 07)")
-    facts.add((helpers.round_half_up(truth, 2) ** 2).sum(axis=1), "squares of the true output printed to 2 places, summed (notebook 07)")
-    facts.add(max(d.largest_difference for d in helpers.layer_norm_steps(x[4], decimals=3).rounding_drift()), "row 5: largest hand-rounding drift (notebook 07)")
+    facts.add(
+        [row.smallest_sum_of_squares for row in published_check.rows],
+        "least sum of squares after rounding (notebook 07)",
+    )
+    facts.add(
+        (helpers.round_half_up(truth, 2) ** 2).sum(axis=1),
+        "squares of the true output printed to 2 places, summed (notebook 07)",
+    )
+    facts.add(
+        max(d.largest_difference for d in helpers.layer_norm_steps(x[4], decimals=3).rounding_drift()),
+        "row 5: largest hand-rounding drift (notebook 07)",
+    )
     facts.add([0.663, 0.664, 0.665], "a flatter row 5 to type into the matrix editor (notebook 07)", places=3)
     unbiased_std = np.sqrt(x.var(axis=1, ddof=1) + helpers.DEFAULT_EPS)[:, None]
-    facts.add((x - x.mean(axis=1, keepdims=True)) / unbiased_std, "LayerNorm with the unbiased variance, ÷(n−1) (notebook 08)")
+    facts.add(
+        (x - x.mean(axis=1, keepdims=True)) / unbiased_std, "LayerNorm with the unbiased variance, ÷(n−1) (notebook 08)"
+    )
     facts.add(math.sqrt(2 / 3), "√(2/3): how much ÷(n−1) shrinks outputs of 3 features (notebook 08)")
 
     # --- 09 onwards (notebooks beyond the lesson): add their facts below, one line each ----------
-    facts.add(x.mean(axis=1), "each row's mean to one place, as in 'row 5's values are all about 0.7' (notebook 10)", places=1)
+    facts.add(
+        x.mean(axis=1), "each row's mean to one place, as in 'row 5's values are all about 0.7' (notebook 10)", places=1
+    )
     facts.add((x[0] + 300).astype(np.float16), "row 1 + 300 as float16 stores it (notebook 09)", places=(1, 2))
     facts.add(np.spacing(np.float16(300)), "the step between float16 numbers near 300 (notebook 09)", places=2)
     facts.add([1e-12, 1e-2], "the ends of the row editor's ε slider to try (notebook 05)")

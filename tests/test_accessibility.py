@@ -39,13 +39,17 @@ def assert_no_serious(scan: dict, where: str) -> None:
         from browser_support import skip_or_fail
 
         skip_or_fail(scan["error"])
-    found = [v for v in serious(scan)
-             if not (v["id"] == "image-alt" and v.get("hostImages")) and v["id"] not in KNOWN_FINDINGS]
+    found = [
+        v
+        for v in serious(scan)
+        if not (v["id"] == "image-alt" and v.get("hostImages")) and v["id"] not in KNOWN_FINDINGS
+    ]
     known = [f"{v['id']} ×{v['count']}" for v in serious(scan) if v["id"] in KNOWN_FINDINGS]
     if known:
         print(f"  known, not fixed yet (issue 13): {', '.join(known)}")
     assert not found, f"{where}: serious or critical accessibility problems:\n" + "\n".join(
-        f"  {v['impact']} {v['id']} ×{v['count']}: {v['help']}; e.g. {v['where'][0]}" for v in found)
+        f"  {v['impact']} {v['id']} ×{v['count']}: {v['help']}; e.g. {v['where'][0]}" for v in found
+    )
 
 
 # Serious findings of this check that are not fixed yet (issue 13), printed on every run; any other rule
@@ -56,6 +60,7 @@ KNOWN_FINDINGS = {
     # a horizontally scrolling output box (07, 13) that cannot take the keyboard focus
     "scrollable-region-focusable",
 }
+
 
 @pytest.mark.browser
 @pytest.mark.parametrize("path", NOTEBOOKS + LECTURES)
@@ -69,8 +74,17 @@ def test_notebook_after_run_all_has_no_serious_accessibility_problem(path):
 @pytest.mark.browser
 def test_lecture_in_voila_has_no_serious_accessibility_problem():
     session = shared_session()
-    command = [sys.executable, "-m", "voila", LECTURE, "--no-browser", "--Voila.ip=127.0.0.1", "--port={port}",
-               "--Voila.port_retries=0", "--token={token}"]
+    command = [
+        sys.executable,
+        "-m",
+        "voila",
+        LECTURE,
+        "--no-browser",
+        "--Voila.ip=127.0.0.1",
+        "--port={port}",
+        "--Voila.port_retries=0",
+        "--token={token}",
+    ]
     server = JupyterServer(command, session.folder, session.home, "voila-axe", ready_path="/voila/static/voila.js")
     context = offline_context(session.browser, (server.base,))
     try:
@@ -89,8 +103,18 @@ def test_lecture_in_voila_has_no_serious_accessibility_problem():
 # Without a browser: names, live regions and text alternatives, in ipywidgets 7.7 and 8 alike
 
 widgets = pytest.importorskip("ipywidgets")
-CONTROLS = (widgets.Text, widgets.BoundedIntText, widgets.FloatLogSlider, widgets.Checkbox, widgets.Dropdown,
-            widgets.Button, widgets.ToggleButton, widgets.RadioButtons, widgets.IntSlider, widgets.FloatSlider)
+CONTROLS = (
+    widgets.Text,
+    widgets.BoundedIntText,
+    widgets.FloatLogSlider,
+    widgets.Checkbox,
+    widgets.Dropdown,
+    widgets.Button,
+    widgets.ToggleButton,
+    widgets.RadioButtons,
+    widgets.IntSlider,
+    widgets.FloatSlider,
+)
 GENERIC = re.compile(r"^(text|value|box|input|button|select|)\s*:?$", re.IGNORECASE)
 
 
@@ -157,6 +181,7 @@ def test_row_editor_picture_has_a_text_alternative():
 # ---------------------------------------------------------------------------------------------
 # Without a browser: the notebooks' own structure
 
+
 def markdown_cells(path: str):
     import nbformat
 
@@ -184,7 +209,6 @@ def test_headings_in_order_one_title_and_links_that_say_where(path):
         if level > before + 1:
             problems.append(f"cell {i}: heading level {level} after level {before}: {text!r}")
     assert not problems, f"{path}:\n" + "\n".join(problems)
-
 
 
 def _printed_text(cell) -> str:

@@ -133,13 +133,13 @@ def test_std_given_as_the_variance(row):
 
 
 def test_forgot_the_mean_in_the_variance():
-    verdict = diagnose(ROW1, "variance", typed(np.mean(ROW1 ** 2)))
+    verdict = diagnose(ROW1, "variance", typed(np.mean(ROW1**2)))
     assert (verdict.kind, verdict.mistake) == (WRONG, "no-mean")
     assert "Subtract the mean" in verdict.hint
 
 
 def test_forgot_the_mean_in_the_std():
-    verdict = diagnose(ROW1, "std", typed(np.sqrt(np.mean(ROW1 ** 2) + EPS)))
+    verdict = diagnose(ROW1, "std", typed(np.sqrt(np.mean(ROW1**2) + EPS)))
     assert (verdict.kind, verdict.mistake) == (WRONG, "no-mean")
 
 
@@ -226,17 +226,27 @@ def test_question_names_the_quantity_the_row_and_eps():
 
 def test_every_quantity_is_checkable():
     for quantity in QUANTITIES:
-        assert diagnose(ROW1, quantity, "0.5", index=0 if quantity == "normalised" else None).kind in (RIGHT, ROUNDING, WRONG)
+        assert diagnose(ROW1, quantity, "0.5", index=0 if quantity == "normalised" else None).kind in (
+            RIGHT,
+            ROUNDING,
+            WRONG,
+        )
 
 
 @settings(max_examples=60, deadline=None)
-@given(row=st.lists(st.floats(-100, 100, allow_nan=False).map(lambda v: round(v, 3)), min_size=2, max_size=8),
-       places=st.integers(3, 9))
+@given(
+    row=st.lists(st.floats(-100, 100, allow_nan=False).map(lambda v: round(v, 3)), min_size=2, max_size=8),
+    places=st.integers(3, 9),
+)
 def test_the_exact_value_rounded_to_any_places_is_never_wrong(row, places):
     x = np.array(row)
     std = np.sqrt(x.var() + EPS)
-    for quantity, value in (("mean", x.mean()), ("variance", x.var()), ("std", std),
-                            ("normalised", (x[0] - x.mean()) / std)):
+    for quantity, value in (
+        ("mean", x.mean()),
+        ("variance", x.var()),
+        ("std", std),
+        ("normalised", (x[0] - x.mean()) / std),
+    ):
         verdict = diagnose(x, quantity, typed(value, places), index=0 if quantity == "normalised" else None)
         assert verdict.kind != WRONG, (quantity, verdict)
 
@@ -257,7 +267,8 @@ def test_expected_value_and_known_mistakes_are_public():
     row = np.asarray(X[0])
     assert expected_value(row, "variance") == pytest.approx(np.var(row), rel=1e-15)
     assert expected_value(row, "normalised", index=1) == pytest.approx(
-        (row[1] - row.mean()) / np.sqrt(np.var(row) + EPS), rel=1e-14)
+        (row[1] - row.mean()) / np.sqrt(np.var(row) + EPS), rel=1e-14
+    )
     assert expected_value(row, "std", decimals=3) == 0.586  # the lesson's pencil value
     mistakes = known_mistakes(row, "variance")
     by_name = {name: value for name, value, _ in mistakes}

@@ -22,9 +22,12 @@ def _torch_gradients(x, grad_output, gamma, beta, eps):
 
 
 @settings(max_examples=30, deadline=None)
-@given(shape=st.lists(st.integers(1, 5), min_size=0, max_size=2).map(tuple),
-       features=st.integers(2, 9), seed=st.integers(0, 2**31 - 1),
-       eps=st.sampled_from([1e-5, 1e-3, 1e-12]))
+@given(
+    shape=st.lists(st.integers(1, 5), min_size=0, max_size=2).map(tuple),
+    features=st.integers(2, 9),
+    seed=st.integers(0, 2**31 - 1),
+    eps=st.sampled_from([1e-5, 1e-3, 1e-12]),
+)
 def test_matches_torch_autograd_in_float64(shape, features, seed, eps):
     rng = np.random.default_rng(seed)
     x = rng.normal(size=shape + (features,)) * rng.uniform(0.1, 10)
@@ -40,12 +43,14 @@ def test_torch_reference_passes_gradcheck():
     x = torch.tensor(helpers.load_residual(), dtype=torch.float64, requires_grad=True)
     gamma = torch.tensor([1.5, -0.5, 2.0], dtype=torch.float64, requires_grad=True)
     beta = torch.tensor([0.1, 0.2, -0.3], dtype=torch.float64, requires_grad=True)
-    assert torch.autograd.gradcheck(lambda a, g, b: torch.nn.functional.layer_norm(a, (3,), g, b, 1e-5),
-                                    (x, gamma, beta))
+    assert torch.autograd.gradcheck(
+        lambda a, g, b: torch.nn.functional.layer_norm(a, (3,), g, b, 1e-5), (x, gamma, beta)
+    )
 
 
 def _finite_difference_gradients(x, grad_output, gamma, beta, eps, step=1e-6):
     """Central differences of the loss sum(grad_output · helpers.layer_norm(...)): independent of backward.py."""
+
     def loss(x_, gamma_, beta_):
         return float(np.sum(grad_output * helpers.layer_norm(x_, gamma_, beta_, eps=eps)))
 
@@ -58,9 +63,11 @@ def _finite_difference_gradients(x, grad_output, gamma, beta, eps, step=1e-6):
             grad[index] = (f(up) - f(down)) / (2 * step)
         return grad
 
-    return (numeric(lambda v: loss(v, gamma, beta), x),
-            numeric(lambda v: loss(x, v, beta), gamma),
-            numeric(lambda v: loss(x, gamma, v), beta))
+    return (
+        numeric(lambda v: loss(v, gamma, beta), x),
+        numeric(lambda v: loss(x, v, beta), gamma),
+        numeric(lambda v: loss(x, gamma, v), beta),
+    )
 
 
 def test_matches_finite_differences_of_helpers_layer_norm():
@@ -78,8 +85,8 @@ def test_jacobian_matches_torch_and_finite_differences():
     gamma = np.array([1.5, -0.5, 2.0])
     ours = layer_norm_jacobian(ROW_1, gamma)
     theirs = torch.autograd.functional.jacobian(
-        lambda v: torch.nn.functional.layer_norm(v, (3,), torch.tensor(gamma), None, 1e-5),
-        torch.tensor(ROW_1)).numpy()
+        lambda v: torch.nn.functional.layer_norm(v, (3,), torch.tensor(gamma), None, 1e-5), torch.tensor(ROW_1)
+    ).numpy()
     np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)
     step = 1e-6
     for j in range(3):
@@ -164,8 +171,9 @@ def test_backward_from_saved_mean_and_rstd_matches_torch_kernel():
     x, dy, gamma = rng.normal(size=(6, 7)) * 3 + 1, rng.normal(size=(6, 7)), rng.normal(size=7)
     xt = torch.tensor(x)
     _, mean, rstd = torch.ops.aten.native_layer_norm(xt, [7], torch.tensor(gamma), None, 1e-5)
-    expected = torch.ops.aten.native_layer_norm_backward(torch.tensor(dy), xt, [7], mean, rstd, torch.tensor(gamma),
-                                                         None, [True, False, False])[0]
+    expected = torch.ops.aten.native_layer_norm_backward(
+        torch.tensor(dy), xt, [7], mean, rstd, torch.tensor(gamma), None, [True, False, False]
+    )[0]
     ours = layer_norm_backward_from_saved(x, dy, mean.numpy(), rstd.numpy(), gamma)
     np.testing.assert_allclose(ours, expected.numpy(), rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(ours, layer_norm_backward(x, dy, gamma)[0], rtol=1e-10, atol=1e-12)

@@ -29,8 +29,12 @@ def bench():
 @pytest.fixture(scope="module")
 def quick_run(tmp_path_factory):
     output = tmp_path_factory.mktemp("speed") / "speed.json"
-    finished = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--force", "--output", str(output)],
-                              capture_output=True, text=True, timeout=300)
+    finished = subprocess.run(
+        [sys.executable, str(SCRIPT), "--quick", "--force", "--output", str(output)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert finished.returncode == 0, finished.stdout + finished.stderr
     return json.loads(output.read_text(encoding="utf-8"))
 
@@ -43,8 +47,14 @@ def test_quick_run_has_both_regimes_every_implementation_and_the_roofline(quick_
     results = document["results"]
     assert {r["regime"] for r in results} == {"in cache", "from memory"}
     names = {r["implementation"] for r in results}
-    assert {"copy, numpy (1 thread)", "numpy two-pass, out=", "numpy two-pass, new arrays", "copy, torch (1 thread)",
-            "torch LayerNorm (1 thread)", "torch backward (1 thread)"} <= names
+    assert {
+        "copy, numpy (1 thread)",
+        "numpy two-pass, out=",
+        "numpy two-pass, new arrays",
+        "copy, torch (1 thread)",
+        "torch LayerNorm (1 thread)",
+        "torch backward (1 thread)",
+    } <= names
     assert [r["implementation"] for r in document["lesson"]][0] == "pure Python loops"
     assert all(p["flops_per_s"] > 0 for p in document["peak_flops"])
     llc = document["last_level_cache_bytes"]
@@ -63,7 +73,8 @@ def test_quick_run_has_both_regimes_every_implementation_and_the_roofline(quick_
         if r["max_abs_difference"] is not None:
             assert r["max_abs_difference"] < bench.AGREEMENT_TOLERANCE
     assert {r["implementation"] for r in results if r["max_abs_difference"] is not None} == {
-        name for name in names if "LayerNorm" in name or name.startswith("numpy")}
+        name for name in names if "LayerNorm" in name or name.startswith("numpy")
+    }
     roof = speed.machine_roofline(document)
     assert roof["ridge_flops_per_byte"] == pytest.approx(roof["peak_flops_per_s"] / roof["bandwidth_bytes_per_s"])
 

@@ -48,7 +48,6 @@ LECTURES = sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "lecture
 LECTURE = "lecture/layernorm_lecture.ipynb"
 
 
-
 # ---------------------------------------------------------------------------------------------
 # Fixtures: one JupyterLab, one browser, one page
 
@@ -94,7 +93,8 @@ def test_notebook_runs_in_jupyterlab_with_every_widget_drawn(lab_page, path):
         assert report["widgets"] > 0, f"{path} makes widgets, but none appeared on the page"
     assert not report["problems"], f"{path} in JupyterLab:\n" + "\n".join(report["problems"])
     assert not lab_page.context.outside_requests, (
-        f"JupyterLab asked for outside addresses: {sorted(set(lab_page.context.outside_requests))}")
+        f"JupyterLab asked for outside addresses: {sorted(set(lab_page.context.outside_requests))}"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -105,11 +105,14 @@ READ_STEPS_TABLE = """(root) => Object.fromEntries([...root.querySelectorAll('.l
     .map(tr => [tr.querySelector('th').textContent.replace('≠ exact', '').trim(),
                 [...tr.querySelectorAll('td')].slice(1).map(td => td.textContent.trim()).filter(Boolean)]))"""
 
-TABLE_SHOWS = """([root, expected]) => {
+TABLE_SHOWS = (
+    """([root, expected]) => {
     const rows = (%s)(root);
     return Object.entries(expected).every(([label, cells]) =>
         JSON.stringify(rows[label]) === JSON.stringify(cells));
-}""" % READ_STEPS_TABLE
+}"""
+    % READ_STEPS_TABLE
+)
 
 
 def wait_for_table(page, root, expected: dict) -> None:
@@ -123,14 +126,19 @@ def wait_for_table(page, root, expected: dict) -> None:
 
 def text_box(root, label: str):
     """The <input> of the ipywidgets Text whose label reads ``label``."""
-    return root.locator(".widget-text", has=root.page.locator("label", has_text=re.compile(f"^{re.escape(label)}$"))
-                        ).locator("input")
+    return root.locator(
+        ".widget-text", has=root.page.locator("label", has_text=re.compile(f"^{re.escape(label)}$"))
+    ).locator("input")
 
 
 def expected_numbers(row, eps=1e-5) -> dict:
     steps = exact_steps(row, eps)
-    return {"mean": [four(steps["mean"])], "variance": [four(steps["variance"])], "std": [four(steps["std"])],
-            "normalised": [four(v) for v in steps["normalised"]]}
+    return {
+        "mean": [four(steps["mean"])],
+        "variance": [four(steps["variance"])],
+        "std": [four(steps["std"])],
+        "normalised": [four(v) for v in steps["normalised"]],
+    }
 
 
 def move_eps_slider(page, editor, steps: int) -> float:
@@ -142,8 +150,12 @@ def move_eps_slider(page, editor, steps: int) -> float:
         before = eps_box.input_value()
         handle.focus()
         handle.press("ArrowRight")
-        page.wait_for_function("([box, before]) => box.value !== before", arg=[eps_box.element_handle(), before],
-                               timeout=10_000, polling=20)
+        page.wait_for_function(
+            "([box, before]) => box.value !== before",
+            arg=[eps_box.element_handle(), before],
+            timeout=10_000,
+            polling=20,
+        )
     return float(eps_box.input_value())
 
 
@@ -188,11 +200,14 @@ def test_row_editor_as_a_learner(lab_page):
 
 def explorer_line(explorer, label: str):
     """The text of the explorer's line for stage ``label``, or None when it is not shown."""
-    line = explorer.evaluate("""(root, label) => {
+    line = explorer.evaluate(
+        """(root, label) => {
         const row = [...root.querySelectorAll('tr')].find(tr => tr.querySelector('th')
             && tr.querySelector('th').textContent.trim() === label);
         return row ? row.textContent : null;
-    }""", label)
+    }""",
+        label,
+    )
     return None if line is None else line.split(" ≠ exact")[0]  # the numbers shown, without the exact ones beside
 
 
@@ -204,9 +219,12 @@ def walk_through_every_stage(page, explorer, row, places=3) -> None:
     next_button = explorer.locator("button", has_text="Next ▶")
     for position, stage in enumerate(WALKTHROUGH[1:], start=2):
         next_button.click()
-        page.wait_for_function("""([root, text]) => root.textContent.includes(text)""",
-                               arg=[explorer.element_handle(), f"step {position} of {len(WALKTHROUGH)}: {stage}"],
-                               timeout=10_000, polling=50)
+        page.wait_for_function(
+            """([root, text]) => root.textContent.includes(text)""",
+            arg=[explorer.element_handle(), f"step {position} of {len(WALKTHROUGH)}: {stage}"],
+            timeout=10_000,
+            polling=50,
+        )
         line = explorer_line(explorer, stage)
         assert line is not None, f"after {position - 1} presses of Next, the {stage} line is not shown"
         assert line.endswith(stage_result(stage, hand)), f"{stage}: {line!r} should end {stage_result(stage, hand)!r}"
@@ -228,12 +246,19 @@ def test_step_explorer_as_a_learner(lab_page):
         # Pick row 5: the same stage (output) now shows row 5's numbers, drifted by rounding.
         explorer.locator("select").select_option(label="row 5")
         expected = stage_result("output", by_hand(X[4]))
-        page.wait_for_function("""([root, text]) => root.textContent.includes(text)""",
-                               arg=[explorer.element_handle(), expected], timeout=10_000, polling=50)
+        page.wait_for_function(
+            """([root, text]) => root.textContent.includes(text)""",
+            arg=[explorer.element_handle(), expected],
+            timeout=10_000,
+            polling=50,
+        )
         assert explorer_line(explorer, "output").endswith(expected)
         explorer.locator("button", has_text="◀ Previous").click()
-        page.wait_for_function("""([root, text]) => root.textContent.includes(text)""",
-                               arg=[explorer.element_handle(), "step 8 of 9: normalised"], timeout=10_000)
+        page.wait_for_function(
+            """([root, text]) => root.textContent.includes(text)""",
+            arg=[explorer.element_handle(), "step 8 of 9: normalised"],
+            timeout=10_000,
+        )
         assert explorer_line(explorer, "output") is None
     finally:
         close_notebook(page)
@@ -278,8 +303,12 @@ def keyboard_page(lab_page, session):
     nbformat.write(notebook, session.folder / "notebooks" / "keyboard_walk.ipynb")
     report = open_and_run(lab_page, "notebooks/keyboard_walk.ipynb")
     assert not report["problems"], report["problems"]
-    for source, name in (("row_editor", "row-editor"), ("step_explorer", "explorer"),
-                         ("matrix_editor", "matrix"), ("answer_checker", "checker")):
+    for source, name in (
+        ("row_editor", "row-editor"),
+        ("step_explorer", "explorer"),
+        ("matrix_editor", "matrix"),
+        ("answer_checker", "checker"),
+    ):
         assert lab_page.evaluate(MARK_OUTPUT, [source, name])
     yield lab_page
     if not lab_page.is_closed():  # test_jupyterlab_shuts_down_cleanly may have closed it already
@@ -301,14 +330,27 @@ def test_row_editor_by_keyboard_alone_and_keystroke_to_screen(keyboard_page):
     # Tab order: the paste field, each value, the ε slider, the exact ε, γ, β, "by hand", places.
     walk = tab_names(page, 11)
     names = [name for k, name in enumerate(step["name"] for step in walk) if k == 0 or name != walk[k - 1]["name"]]
-    expected = ["x1", "x2", "x3", "ε (log scale):", "exact ε:", "gamma γ:", "beta β:",
-                "by hand, rounding every step to", "places"]
+    expected = [
+        "x1",
+        "x2",
+        "x3",
+        "ε (log scale):",
+        "exact ε:",
+        "gamma γ:",
+        "beta β:",
+        "by hand, rounding every step to",
+        "places",
+    ]
     assert [n for n in names if n in expected] == expected, f"Tab order {names}"
-    assert all(step["visible"] for step in walk), f"focus not visible on {[s['name'] for s in walk if not s['visible']]}"
+    assert all(step["visible"] for step in walk), (
+        f"focus not visible on {[s['name'] for s in walk if not s['visible']]}"
+    )
 
     # Enter in the paste field: time from the keystroke to the new numbers and the new picture on screen.
     picture = editor.locator("img").first
-    assert picture.get_attribute("alt") is not None or picture.get_attribute("title"), "the picture has no text alternative"
+    assert picture.get_attribute("alt") is not None or picture.get_attribute("title"), (
+        "the picture has no text alternative"
+    )
     latencies = []
     rows = [X[4], X[1], X[2], X[3], X[0], X[4]]
     for row in rows:
@@ -319,12 +361,18 @@ def test_row_editor_by_keyboard_alone_and_keystroke_to_screen(keyboard_page):
         start = time.perf_counter()
         page.keyboard.press("Enter")
         wait_for_table(page, editor, expected_numbers(row))
-        page.wait_for_function("([img, before]) => img.src !== before && img.complete",
-                               arg=[picture.element_handle(), before], timeout=10_000, polling="raf")
+        page.wait_for_function(
+            "([img, before]) => img.src !== before && img.complete",
+            arg=[picture.element_handle(), before],
+            timeout=10_000,
+            polling="raf",
+        )
         latencies.append(time.perf_counter() - start)
     median = statistics.median(latencies[1:])  # the first edit also warms up the kernel's caches
-    print(f"keystroke (Enter) to new numbers and picture on screen: median {median * 1000:.0f} ms "
-          f"over {len(latencies) - 1} edits (wall time, shared machine)")
+    print(
+        f"keystroke (Enter) to new numbers and picture on screen: median {median * 1000:.0f} ms "
+        f"over {len(latencies) - 1} edits (wall time, shared machine)"
+    )
     said = editor.locator('[role="status"]').first.text_content()
     assert f"standard deviation now {four(exact_steps(X[4])['std'])}" in said, said
 
@@ -335,8 +383,11 @@ def test_row_editor_by_keyboard_alone_and_keystroke_to_screen(keyboard_page):
     editor.locator('input[type="checkbox"]').first.focus()
     page.keyboard.press("Space")
     hand = by_hand(X[4], 3, eps)
-    page.wait_for_function("([root, text]) => root.textContent.includes(text)",
-                           arg=[editor.element_handle(), f"mean now {hand['mean']}"], timeout=10_000)
+    page.wait_for_function(
+        "([root, text]) => root.textContent.includes(text)",
+        arg=[editor.element_handle(), f"mean now {hand['mean']}"],
+        timeout=10_000,
+    )
 
 
 def test_step_explorer_by_keyboard_alone(keyboard_page):
@@ -349,9 +400,12 @@ def test_step_explorer_by_keyboard_alone(keyboard_page):
     hand = by_hand(X[0])
     for position, stage in enumerate(WALKTHROUGH[1:], start=2):
         page.keyboard.press("Space")
-        page.wait_for_function("([root, text]) => root.textContent.includes(text)",
-                               arg=[explorer.element_handle(), f"step {position} of {len(WALKTHROUGH)}: {stage}"],
-                               timeout=10_000, polling=50)
+        page.wait_for_function(
+            "([root, text]) => root.textContent.includes(text)",
+            arg=[explorer.element_handle(), f"step {position} of {len(WALKTHROUGH)}: {stage}"],
+            timeout=10_000,
+            polling=50,
+        )
         if position == len(WALKTHROUGH):
             break
         explorer.locator("button", has_text="Next ▶").focus()  # a disabled button drops the focus
@@ -365,8 +419,9 @@ def test_step_explorer_by_keyboard_alone(keyboard_page):
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
     expected = stage_result("output", by_hand(X[1]))
-    page.wait_for_function("([root, text]) => root.textContent.includes(text)",
-                           arg=[explorer.element_handle(), expected], timeout=10_000)
+    page.wait_for_function(
+        "([root, text]) => root.textContent.includes(text)", arg=[explorer.element_handle(), expected], timeout=10_000
+    )
 
 
 def test_matrix_editor_by_keyboard_alone(keyboard_page):
@@ -379,8 +434,11 @@ def test_matrix_editor_by_keyboard_alone(keyboard_page):
     row = [2.5, X[0][1], X[0][2]]
     expected = [four(v) for v in exact_steps(row)["normalised"]]
     try:
-        page.wait_for_function("([root, values]) => values.every(v => root.textContent.includes(v))",
-                               arg=[matrix.element_handle(), expected], timeout=10_000)
+        page.wait_for_function(
+            "([root, values]) => values.every(v => root.textContent.includes(v))",
+            arg=[matrix.element_handle(), expected],
+            timeout=10_000,
+        )
     except Exception:  # noqa: BLE001 - say what the page shows instead of a timeout
         pytest.fail(f"expected {expected} on the page; it shows {matrix.inner_text()[:600]!r}")
     page.keyboard.press("Tab")
@@ -394,8 +452,9 @@ def test_answer_checker_by_keyboard_alone(keyboard_page):
     text_box(checker, "your answer:").focus()
     page.keyboard.type("0.4457")
     page.keyboard.press("Enter")
-    page.wait_for_function("(root) => root.textContent.includes('✓ Right')", arg=checker.element_handle(),
-                           timeout=10_000)
+    page.wait_for_function(
+        "(root) => root.textContent.includes('✓ Right')", arg=checker.element_handle(), timeout=10_000
+    )
     text_box(checker, "your answer:").focus()
     page.keyboard.press("Control+A")
     page.keyboard.type("0.5")
@@ -403,8 +462,9 @@ def test_answer_checker_by_keyboard_alone(keyboard_page):
     focused = page.evaluate(FOCUSED)
     assert focused["name"] == "Check" and focused["visible"], focused
     page.keyboard.press("Space")
-    page.wait_for_function("(root) => root.textContent.includes('✗ Not yet')",
-                           arg=checker.element_handle(), timeout=10_000)
+    page.wait_for_function(
+        "(root) => root.textContent.includes('✗ Not yet')", arg=checker.element_handle(), timeout=10_000
+    )
 
 
 def test_jupyterlab_shuts_down_cleanly(lab, lab_page):
@@ -420,8 +480,17 @@ def test_jupyterlab_shuts_down_cleanly(lab, lab_page):
 @pytest.fixture(scope="module")
 def voila(served_folder):
     home, folder = served_folder
-    command = [sys.executable, "-m", "voila", LECTURE, "--no-browser", "--Voila.ip=127.0.0.1", "--port={port}",
-               "--Voila.port_retries=0", "--token={token}"]
+    command = [
+        sys.executable,
+        "-m",
+        "voila",
+        LECTURE,
+        "--no-browser",
+        "--Voila.ip=127.0.0.1",
+        "--port={port}",
+        "--Voila.port_retries=0",
+        "--token={token}",
+    ]
     server = JupyterServer(command, folder, home, "voila", ready_path="/voila/static/voila.js")
     yield server
     server.stop()
@@ -452,7 +521,8 @@ def test_lecture_in_voila_steps_through_every_stage(voila, browser):
     finally:
         context.close()
     assert not context.outside_requests or all("fontawesome" in url for url in context.outside_requests), (
-        f"the lecture asked for outside addresses: {sorted(set(context.outside_requests))}")
+        f"the lecture asked for outside addresses: {sorted(set(context.outside_requests))}"
+    )
 
 
 def test_voila_shuts_down_cleanly(voila):

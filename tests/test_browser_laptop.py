@@ -25,8 +25,12 @@ from browser_support import (
 pytestmark = pytest.mark.browser
 
 LAPTOP = {"width": 1024, "height": 768}
-NOTEBOOKS = ["notebooks/01_residual_matrix.ipynb", "notebooks/03_variance.ipynb", "notebooks/05_normalise.ipynb",
-             "notebooks/07_whole_matrix.ipynb"]
+NOTEBOOKS = [
+    "notebooks/01_residual_matrix.ipynb",
+    "notebooks/03_variance.ipynb",
+    "notebooks/05_normalise.ipynb",
+    "notebooks/07_whole_matrix.ipynb",
+]
 
 # For every output: things that reach past its right edge with no sideways-scrolling box between,
 # and boxes that hide part of their own text. Returns one line per problem.

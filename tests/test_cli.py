@@ -20,8 +20,15 @@ ENV = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(ROOT)}
 
 
 def start(*args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "helpers", *args], cwd=ROOT, env=ENV, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, encoding="utf-8")
+    return subprocess.Popen(
+        [sys.executable, "-m", "helpers", *args],
+        cwd=ROOT,
+        env=ENV,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+    )
 
 
 def finish(process: subprocess.Popen) -> subprocess.CompletedProcess:
@@ -143,8 +150,10 @@ def bad_argument_results(tmp_path_factory) -> dict[str, subprocess.CompletedProc
     """Every bad command line, run side by side (each is a fresh Python; one after another is slow)."""
     ragged = tmp_path_factory.mktemp("cli") / "ragged.csv"
     ragged.write_text("1,2,3\n4,5\n", encoding="utf-8")
-    processes = {name: start(*(args if args is not None else ["--csv", str(ragged)]))
-                 for name, (args, _) in BAD_ARGUMENTS.items()}
+    processes = {
+        name: start(*(args if args is not None else ["--csv", str(ragged)]))
+        for name, (args, _) in BAD_ARGUMENTS.items()
+    }
     return {name: finish(process) for name, process in processes.items()}
 
 
@@ -162,8 +171,9 @@ def test_bad_arguments_exit_2_with_one_line(bad_argument_results, name):
 
 
 def test_output_into_a_closed_pipe_is_not_an_error():
-    process = subprocess.Popen([sys.executable, "-m", "helpers"], cwd=ROOT, env=ENV, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "helpers"], cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     process.stdout.close()  # the reader leaves before the walkthrough is printed, like `| head -0`
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 0
@@ -177,8 +187,14 @@ def test_import_helpers_does_not_import_torch_ipywidgets_or_matplotlib():
         "heavy = sorted(m for m in ('torch', 'ipywidgets', 'matplotlib', 'pandas', 'scipy') if m in sys.modules)\n"
         "print(','.join(heavy) or 'none')\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "none"
 

@@ -34,8 +34,19 @@ NOTEBOOK_PATHS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 CLONE_ADDRESS_VARIABLE = "LAYERNORM_REPOSITORY"
 FIRST_CELLS = 3  # code cells run after the set-up cell
 # What Colab already has: the set-up cell must never install (and so never upgrade) any of these.
-COLAB_HAS = {"torch", "numpy", "ipywidgets", "matplotlib", "ipython", "ipykernel", "pandas", "scipy",
-             "jupyter-client", "notebook", "traitlets"}
+COLAB_HAS = {
+    "torch",
+    "numpy",
+    "ipywidgets",
+    "matplotlib",
+    "ipython",
+    "ipykernel",
+    "pandas",
+    "scipy",
+    "jupyter-client",
+    "notebook",
+    "traitlets",
+}
 
 jupyter_client = pytest.importorskip("jupyter_client")
 
@@ -88,8 +99,9 @@ def test_readme_series_table_is_generated_and_up_to_date():
     spec = importlib.util.spec_from_file_location("tools_notebook_chrome", ROOT / "tools" / "notebook_chrome.py")
     chrome = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(chrome)
-    assert chrome.readme_is_up_to_date(), ("README.md's series table differs from tools/series.py; run "
-                                           "`python tools/notebook_chrome.py`")
+    assert chrome.readme_is_up_to_date(), (
+        "README.md's series table differs from tools/series.py; run `python tools/notebook_chrome.py`"
+    )
 
 
 def test_setup_cell_is_folded_and_installs_nothing_colab_has():
@@ -101,10 +113,12 @@ def test_setup_cell_is_folded_and_installs_nothing_colab_has():
         metadata = _tagged(path, "chrome-setup").get("metadata", {})
         assert metadata.get("jupyter", {}).get("source_hidden") is True and metadata.get("cellView") == "form", (
             f"{path.name}: the set-up cell is not folded (JupyterLab: jupyter.source_hidden; Colab: cellView form); "
-            "run tools/notebook_chrome.py")
+            "run tools/notebook_chrome.py"
+        )
     assert series.REPOSITORY_URL in source and CLONE_ADDRESS_VARIABLE in source
     assert not {name.lower() for name in series.COLAB_MISSING_PACKAGES} & COLAB_HAS, (
-        "the set-up cell must not install what Colab has (that would upgrade it)")
+        "the set-up cell must not install what Colab has (that would upgrade it)"
+    )
     installs = re.findall(r"pip[\"', ]+install(.*)", source)
     assert all(not re.search(rf"\b{name}\b", line) for line in installs for name in COLAB_HAS), installs
     for path in NOTEBOOK_PATHS:
@@ -124,9 +138,16 @@ class Kernel:
 
         kernels = spec_dir / "kernels" / "this-python"
         kernels.mkdir(parents=True, exist_ok=True)
-        (kernels / "kernel.json").write_text(json.dumps({
-            "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-            "display_name": "this Python", "language": "python"}), encoding="utf-8")
+        (kernels / "kernel.json").write_text(
+            json.dumps(
+                {
+                    "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                    "display_name": "this Python",
+                    "language": "python",
+                }
+            ),
+            encoding="utf-8",
+        )
         specs = KernelSpecManager(kernel_dirs=[str(spec_dir / "kernels")])
         self.manager = KernelManager(kernel_name="this-python", kernel_spec_manager=specs)
         full_env = {**os.environ, "PYDEVD_DISABLE_FILE_VALIDATION": "1", "MPLBACKEND": "agg", **env}
@@ -176,18 +197,29 @@ importlib.invalidate_caches()
 assert importlib.util.find_spec("helpers") is None, "helpers is still importable: the simulation is not like Colab"
 """
 # and then what Colab's runtime imports at start.
-PRETEND_TO_BE_COLAB = HIDE_INSTALLED_HELPERS + """
+PRETEND_TO_BE_COLAB = (
+    HIDE_INSTALLED_HELPERS
+    + """
 import types
 sys.modules["google.colab"] = types.ModuleType("google.colab")
 """
+)
 
 WHERE_HELPERS_CAME_FROM = "import helpers, json, os; print(json.dumps({'file': helpers.__file__, 'cwd': os.getcwd()}))"
 
 
 def _copy_tracked_files(destination: Path) -> None:
     """The working tree as git would commit it: tracked and new files, not ignored ones."""
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                            capture_output=True, check=True).stdout.decode().split("\0")
+    listed = (
+        subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     for name in filter(None, listed):
         source = ROOT / name
         if source.is_file():
@@ -205,8 +237,17 @@ def local_remote(tmp_path_factory) -> str:
     base = tmp_path_factory.mktemp("colab-remote")
     snapshot, remote = base / "snapshot", base / "layernorm-step-by-step.git"
     _copy_tracked_files(snapshot)
-    git = ["git", "-c", "user.name=test", "-c", "user.email=test@example.invalid", "-c", "init.defaultBranch=main",
-           "-c", "commit.gpgsign=false"]
+    git = [
+        "git",
+        "-c",
+        "user.name=test",
+        "-c",
+        "user.email=test@example.invalid",
+        "-c",
+        "init.defaultBranch=main",
+        "-c",
+        "commit.gpgsign=false",
+    ]
     for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "the working tree, for the Colab test"]):
         subprocess.run(git + command, cwd=snapshot, check=True, capture_output=True)
     subprocess.run(git + ["clone", "-q", "--bare", str(snapshot), str(remote)], check=True, capture_output=True)
@@ -225,13 +266,15 @@ def test_setup_cell_in_simulated_colab_fetches_the_lesson_then_the_notebook_runs
     try:
         assert not _problems(kernel.run(PRETEND_TO_BE_COLAB))
         outputs = kernel.run(setup)
-        assert not _problems(outputs), f"{path.name}: the set-up cell failed in Colab:\n" + "\n".join(_problems(outputs))
+        assert not _problems(outputs), f"{path.name}: the set-up cell failed in Colab:\n" + "\n".join(
+            _problems(outputs)
+        )
         assert not outputs, f"{path.name}: the set-up cell showed something in Colab: {outputs}"
         where = json.loads(kernel.run(WHERE_HELPERS_CAME_FROM)[0]["text"])
         clone = Path(where["cwd"]) / "layernorm-step-by-step"
         assert Path(where["file"]).resolve() == (clone / "helpers" / "__init__.py").resolve(), where
         assert (clone / "data" / "residual_matrix.csv").is_file(), "the clone has no data/"
-        for cell in cells[1:1 + FIRST_CELLS]:
+        for cell in cells[1 : 1 + FIRST_CELLS]:
             source = _source(cell)
             if re.search(r"\btorch\b|helpers\.reference", source) and importlib.util.find_spec("torch") is None:
                 break  # Colab has torch; this environment may not (the Colab-like one has none)
@@ -262,7 +305,6 @@ def test_setup_cell_outside_colab_shows_nothing_and_finds_helpers(tmp_path):
         kernel.stop()
 
 
-
 # ---------------------------------------------------------------------------------------------
 # When the fetch fails in Colab: one plain sentence each, never a login prompt or a traceback
 
@@ -272,10 +314,14 @@ echo "GIT_TERMINAL_PROMPT=$GIT_TERMINAL_PROMPT" >> "{log}"
 """
 FAILURES = {
     # what git does -> (words the sentence must contain, words it must not)
-    "private": ("echo \"fatal: could not read Username for 'https://github.com': terminal prompts disabled\" >&2; "
-                "exit 128", ("does not exist or is not public", "no GitHub login is needed")),
-    "offline": ("echo \"fatal: unable to access 'https://github.com/a/b/': Could not resolve host: github.com\" >&2; "
-                "exit 128", ("no internet connection", "run this cell again")),
+    "private": (
+        "echo \"fatal: could not read Username for 'https://github.com': terminal prompts disabled\" >&2; exit 128",
+        ("does not exist or is not public", "no GitHub login is needed"),
+    ),
+    "offline": (
+        "echo \"fatal: unable to access 'https://github.com/a/b/': Could not resolve host: github.com\" >&2; exit 128",
+        ("no internet connection", "run this cell again"),
+    ),
     "hangs": ("sleep 30", ("took longer than 2 s", "run this cell again")),
 }
 
@@ -311,8 +357,10 @@ def test_failed_fetch_says_what_happened_in_one_sentence(case, colab_kernel):
     (fake_bin / "git").write_text(FAKE_GIT.format(log=log, action=action), encoding="utf-8")
     (fake_bin / "git").chmod(0o755)
     address = "https://github.com/nobody/not-there"
-    kernel.run(f"import os; saved_path = os.environ['PATH']; os.environ['PATH'] = {str(fake_bin)!r} + ':' + saved_path; "
-               f"os.environ['LAYERNORM_REPOSITORY'] = {address!r}")
+    kernel.run(
+        f"import os; saved_path = os.environ['PATH']; os.environ['PATH'] = {str(fake_bin)!r} + ':' + saved_path; "
+        f"os.environ['LAYERNORM_REPOSITORY'] = {address!r}"
+    )
     try:
         sentence = _one_sentence(kernel.run(_series().setup_source(), timeout=60))
     finally:
@@ -372,7 +420,8 @@ def test_binder_installs_requirements_txt_with_pytorchs_cpu_wheel():
     main = [Requirement(line) for line in _requirement_lines(ROOT / "requirements.txt") if not line.startswith("-")]
     (main_torch,) = [req for req in main if req.name == "torch"]
     assert main_torch.specifier.contains(version), (
-        f"Binder's torch {version} does not satisfy requirements.txt's {main_torch.specifier}: pip would fail on Binder")
+        f"Binder's torch {version} does not satisfy requirements.txt's {main_torch.specifier}: pip would fail on Binder"
+    )
     assert isinstance(main_torch.specifier, specifiers.SpecifierSet)
     runtime = (ROOT / "binder" / "runtime.txt").read_text(encoding="utf-8").strip()
     assert re.fullmatch(r"python-3\.(1[0-9])", runtime), f"binder/runtime.txt names no Python 3.10+: {runtime!r}"

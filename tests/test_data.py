@@ -121,12 +121,16 @@ def test_load_matrix_folder(tmp_path):
         load_matrix(tmp_path)
 
 
-@pytest.mark.parametrize("content", [
-    bytes(range(256)),                       # arbitrary binary
-    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",  # the start of a PNG picture
-    "1;2\n".encode("utf-16"),                # text, but not UTF-8
-    "1,2\n3,\xe9\n".encode("latin-1"),       # a Latin-1 accent
-], ids=["binary", "png", "utf-16", "latin-1"])
+@pytest.mark.parametrize(
+    "content",
+    [
+        bytes(range(256)),  # arbitrary binary
+        b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",  # the start of a PNG picture
+        "1;2\n".encode("utf-16"),  # text, but not UTF-8
+        "1,2\n3,\xe9\n".encode("latin-1"),  # a Latin-1 accent
+    ],
+    ids=["binary", "png", "utf-16", "latin-1"],
+)
 def test_load_matrix_binary_or_not_utf8(tmp_path, content):
     with pytest.raises(ValueError, match=r"is not a text file \(save it as CSV, UTF-8\)"):
         load_matrix(write(tmp_path, content))
@@ -153,59 +157,87 @@ def test_parse_matrix_text_names_its_source():
 # Numbers and rows typed by a person
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("-0.299", -0.299), ("\u22120.299", -0.299), ("\u20130.299", -0.299), ("  1.133 ", 1.133),
-    ("1e-5", 1e-5), ("+2", 2.0), (".5", 0.5), ("5.", 5.0), ("1E3", 1000.0),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("-0.299", -0.299),
+        ("\u22120.299", -0.299),
+        ("\u20130.299", -0.299),
+        ("  1.133 ", 1.133),
+        ("1e-5", 1e-5),
+        ("+2", 2.0),
+        (".5", 0.5),
+        ("5.", 5.0),
+        ("1E3", 1000.0),
+    ],
+)
 def test_parse_number_reads_what_people_write(text, expected):
     assert parse_number(text) == expected
 
 
-@pytest.mark.parametrize("text, message", [
-    ("", r"^is empty; type a number$"),
-    ("   ", r"^is empty"),
-    ("abc", r"^'abc' is not a number$"),
-    ("NaN", r"^'NaN' is not a number \(NaN\)"),
-    ("-inf", r"^'-inf' is infinity"),
-    ("Infinity", r"'Infinity' is infinity"),
-    ("1e400", r"^'1e400' is too large to store as a number"),
-    ("-1e400", r"'-1e400' is too large"),
-    ("0x10", r"'0x10' is not a number"),
-    ("1_0", r"'1_0' is not a number"),
-    ("1,5", r"'1,5' is not a number"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", r"^is empty; type a number$"),
+        ("   ", r"^is empty"),
+        ("abc", r"^'abc' is not a number$"),
+        ("NaN", r"^'NaN' is not a number \(NaN\)"),
+        ("-inf", r"^'-inf' is infinity"),
+        ("Infinity", r"'Infinity' is infinity"),
+        ("1e400", r"^'1e400' is too large to store as a number"),
+        ("-1e400", r"'-1e400' is too large"),
+        ("0x10", r"'0x10' is not a number"),
+        ("1_0", r"'1_0' is not a number"),
+        ("1,5", r"'1,5' is not a number"),
+    ],
+)
 def test_parse_number_refuses_in_plain_words(text, message):
     with pytest.raises(ValueError, match=message):
         parse_number(text)
 
 
-@pytest.mark.parametrize("text", [
-    "1.133, -0.299, 0.503", "[1.133 -0.299 0.503]", "1.133\t\u22120.299\t0.503", "(1.133; -0.299; 0.503)",
-    "[1.133, -0.299, 0.503,]", "  1.133   -0.299\n0.503 ",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1.133, -0.299, 0.503",
+        "[1.133 -0.299 0.503]",
+        "1.133\t\u22120.299\t0.503",
+        "(1.133; -0.299; 0.503)",
+        "[1.133, -0.299, 0.503,]",
+        "  1.133   -0.299\n0.503 ",
+    ],
+)
 def test_parse_row_reads_pasted_rows(text):
     np.testing.assert_array_equal(parse_row(text), [1.133, -0.299, 0.503])
     assert parse_row(text).dtype == np.float64
 
 
-@pytest.mark.parametrize("text, pieces", [
-    ("1, 2, 3", ["1", "2", "3"]), ("[1.50 \u22122, 3e-2]", ["1.50", "-2", "3e-2"]), ("[ ]", []),
-    ("1, [, 2", ["1", "", "2"]),  # parse_row then says "Value 2 is empty"
-])
+@pytest.mark.parametrize(
+    "text, pieces",
+    [
+        ("1, 2, 3", ["1", "2", "3"]),
+        ("[1.50 \u22122, 3e-2]", ["1.50", "-2", "3e-2"]),
+        ("[ ]", []),
+        ("1, [, 2", ["1", "", "2"]),  # parse_row then says "Value 2 is empty"
+    ],
+)
 def test_split_row_keeps_each_value_as_it_was_typed(text, pieces):
     assert split_row(text) == pieces
 
 
-@pytest.mark.parametrize("text, message", [
-    ("", r"^The row is empty"),
-    ("[ ]", r"^The row is empty"),
-    (",", r"^The row is empty"),
-    (" ; ,\t", r"^The row is empty"),
-    ("[,]", r"^The row is empty"),
-    ("1, two, 3", r"^Value 2 'two' is not a number\.$"),
-    ("1 2 nan", r"^Value 3 'nan' is not a number \(NaN\)"),
-    ("1e999 2", r"^Value 1 '1e999' is too large"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", r"^The row is empty"),
+        ("[ ]", r"^The row is empty"),
+        (",", r"^The row is empty"),
+        (" ; ,\t", r"^The row is empty"),
+        ("[,]", r"^The row is empty"),
+        ("1, two, 3", r"^Value 2 'two' is not a number\.$"),
+        ("1 2 nan", r"^Value 3 'nan' is not a number \(NaN\)"),
+        ("1e999 2", r"^Value 1 '1e999' is too large"),
+    ],
+)
 def test_parse_row_names_the_bad_value(text, message):
     with pytest.raises(ValueError, match=message):
         parse_row(text)

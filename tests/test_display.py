@@ -82,11 +82,25 @@ def read_html(markup: str) -> TableReader:
 # Numbers
 
 
-@pytest.mark.parametrize("value, places, expected", [
-    (1.1729, 4, "1.1729"), (-0.0004, 3, "0.000"), (-0.0, 4, "0.0000"), (-1e-20, 2, "0.00"), (-0.4, 0, "0"),
-    (-0.0005, 3, "-0.001"), (0.097, 2, "0.10"), (1.172, 2, "1.17"), (-1.271, 2, "-1.27"), (12345.678, 1, "12345.7"),
-    (float("nan"), 3, "nan"), (float("inf"), 3, "inf"), (float("-inf"), 3, "-inf"), (np.float32(0.5), 2, "0.50"),
-])
+@pytest.mark.parametrize(
+    "value, places, expected",
+    [
+        (1.1729, 4, "1.1729"),
+        (-0.0004, 3, "0.000"),
+        (-0.0, 4, "0.0000"),
+        (-1e-20, 2, "0.00"),
+        (-0.4, 0, "0"),
+        (-0.0005, 3, "-0.001"),
+        (0.097, 2, "0.10"),
+        (1.172, 2, "1.17"),
+        (-1.271, 2, "-1.27"),
+        (12345.678, 1, "12345.7"),
+        (float("nan"), 3, "nan"),
+        (float("inf"), 3, "inf"),
+        (float("-inf"), 3, "-inf"),
+        (np.float32(0.5), 2, "0.50"),
+    ],
+)
 def test_format_number(value, places, expected):
     assert format_number(value, places) == expected
 
@@ -118,8 +132,21 @@ def test_text_width_counts_combining_accents_as_nothing():
 
 def test_steps_text_row_1_exact_shows_the_true_numbers():
     text = steps_text(layer_norm_steps(X[0]))
-    for number in ("1.1330", "-0.2990", "0.5030", "0.4457", "0.6873", "-0.7447", "0.0573", "0.3434", "0.5860",
-                   "1.1729", "-1.2707", "0.0978", "1e-05"):
+    for number in (
+        "1.1330",
+        "-0.2990",
+        "0.5030",
+        "0.4457",
+        "0.6873",
+        "-0.7447",
+        "0.0573",
+        "0.3434",
+        "0.5860",
+        "1.1729",
+        "-1.2707",
+        "0.0978",
+        "1e-05",
+    ):
         assert number in text
     assert "exact, shown to 4 places" in text
     assert "≠ exact" not in text
@@ -145,8 +172,12 @@ def test_steps_text_row_1_by_hand_shows_the_lessons_pencil_numbers_beside_the_ex
     text = steps_text(layer_norm_steps(X[0], decimals=3))
     lines = stage_lines(text)
     by_hand = {
-        "mean": ["0.446"], "differences": ["0.687", "-0.745", "0.057"], "squares": ["0.472", "0.555", "0.003"],
-        "variance": ["0.343"], "std": ["0.586"], "normalised": ["1.172", "-1.271", "0.097"],
+        "mean": ["0.446"],
+        "differences": ["0.687", "-0.745", "0.057"],
+        "squares": ["0.472", "0.555", "0.003"],
+        "variance": ["0.343"],
+        "std": ["0.586"],
+        "normalised": ["1.172", "-1.271", "0.097"],
     }
     exact = numpy_stages(X[0])
     for label, digits in by_hand.items():
@@ -177,7 +208,7 @@ def test_steps_text_by_hand_keeps_the_exact_column_and_the_marks_aligned():
     exact_column = header.index("exact")
     marks = set()
     for line in lines:
-        assert line[exact_column - 3:exact_column] == "   ", line  # three spaces, then the exact block
+        assert line[exact_column - 3 : exact_column] == "   ", line  # three spaces, then the exact block
         if line.endswith("≠ exact"):
             marks.add(line.index("≠ exact"))
     assert len(marks) == 1  # every "≠ exact" in one column
@@ -214,9 +245,10 @@ def test_steps_text_lines_are_aligned():
         assert line.strip().startswith(label)
         start = line.index("  " + formula, len(label)) + 2
         formula_starts.add(text_width(line[:start]))
-        after = line[start + len(formula):]
-        first_number_ends.add(text_width(line[:start + len(formula)]) + len(after) - len(after.lstrip())
-                              + len(after.split()[0]))
+        after = line[start + len(formula) :]
+        first_number_ends.add(
+            text_width(line[: start + len(formula)]) + len(after) - len(after.lstrip()) + len(after.split()[0])
+        )
     assert len(formula_starts) == 1  # the formulas form one column
     assert len(first_number_ends) == 1  # the first values are right-aligned in one column
 
@@ -252,7 +284,7 @@ def test_steps_html_with_gamma_and_beta_shows_all_twelve_stages():
 def hand_and_exact(cells: list[str]) -> tuple[list[str], list[str]]:
     """A hand-rounded table row's cells split at the │ between the hand digits and the exact ones."""
     middle = cells.index("│")
-    return [c for c in cells[:middle] if c], [c for c in cells[middle + 1:] if c]
+    return [c for c in cells[:middle] if c], [c for c in cells[middle + 1 :] if c]
 
 
 def test_steps_html_by_hand_row_1_and_row_5():
@@ -349,8 +381,12 @@ def test_show_matrix_never_negative_zero():
 
 
 def test_show_matrix_with_column_and_row_labels():
-    view = show_matrix([[0.44567, 0.34341], [0.29267, 0.20813]], places=5,
-                       column_labels=["mean μ", "variance σ²"], row_labels=["ε = 1e-05", "x̂ <b>"])
+    view = show_matrix(
+        [[0.44567, 0.34341], [0.29267, 0.20813]],
+        places=5,
+        column_labels=["mean μ", "variance σ²"],
+        row_labels=["ε = 1e-05", "x̂ <b>"],
+    )
     lines = str(view).splitlines()
     assert lines[0].split() == ["mean", "μ", "variance", "σ²"]
     assert lines[1].split() == ["ε", "=", "1e-05", "0.44567", "0.34341"]
@@ -440,7 +476,7 @@ def test_published_check_marks_each_verdict_in_text_and_html():
 
     check = check_published_output(helpers.load_published_output(), X)
     marks = {"impossible": "✗", "wrong": "✗", "close": "≈", "right": "✓"}
-    text_rows = published_check_text(check).splitlines()[2:2 + len(check.rows)]
+    text_rows = published_check_text(check).splitlines()[2 : 2 + len(check.rows)]
     (parsed,) = tables(published_check_html(check))
     for row, line, shown in zip(check.rows, text_rows, parsed[1:]):
         mark = next(m for word, m in marks.items() if row.verdict.startswith(word))
@@ -449,8 +485,9 @@ def test_published_check_marks_each_verdict_in_text_and_html():
     assert any(row.close for row in check.rows) and not all(row.close for row in check.rows)
 
 
-@pytest.mark.parametrize("decimals, focus", [(None, ()), (None, ("mean", "std")), (2, ("variance",)), (2, ("std",)),
-                                             (3, ())])
+@pytest.mark.parametrize(
+    "decimals, focus", [(None, ()), (None, ("mean", "std")), (2, ("variance",)), (2, ("std",)), (3, ())]
+)
 def test_the_steps_view_is_described_once_and_both_renderings_say_the_same(decimals, focus):
     from dataclasses import replace
 
@@ -461,8 +498,10 @@ def test_the_steps_view_is_described_once_and_both_renderings_say_the_same(decim
 
     record = layer_norm_steps(X[0], decimals=decimals)  # at 2 places rounding moves five stages
     table = steps_table(record, focus)
-    assert steps_text(record, focus) == render_steps_text(table) and steps_html(record, focus) == render_steps_html(table)
-    text_lines = steps_text(record, focus).splitlines()[2 if decimals else 1:][:len(table.lines)]
+    assert steps_text(record, focus) == render_steps_text(table) and steps_html(record, focus) == render_steps_html(
+        table
+    )
+    text_lines = steps_text(record, focus).splitlines()[2 if decimals else 1 :][: len(table.lines)]
     body = [row for row in tables(steps_html(record, focus))[0] if row.cells and row.cells[0]]
     assert len(body) == len(table.lines) == len(text_lines)
     for line, text, shown in zip(table.lines, text_lines, body):
@@ -473,8 +512,9 @@ def test_the_steps_view_is_described_once_and_both_renderings_say_the_same(decim
         assert text.endswith("≠ exact") == line.drifted == ("≠ exact" in shown.cells[0])
     assert any(line.drifted for line in table.lines) == (decimals == 2)
     # a change to the one description shows in both renderings
-    changed = replace(table, lines=(replace(table.lines[0], numbers=("7.7777",) * len(table.lines[0].numbers)),
-                                    *table.lines[1:]))
+    changed = replace(
+        table, lines=(replace(table.lines[0], numbers=("7.7777",) * len(table.lines[0].numbers)), *table.lines[1:])
+    )
     assert "7.7777" in render_steps_text(changed) and "7.7777" in render_steps_html(changed)
 
 
@@ -494,7 +534,11 @@ def test_the_matrix_view_is_described_once_and_both_renderings_say_the_same(valu
     assert parsed[0].cells[1:] == list(grid.column_headers)
     assert len(parsed[1:]) == len(grid.rows) == len(text_lines)
     for row, text, shown in zip(grid.rows, text_lines, parsed[1:]):
-        assert text.split() == [*row.label.split(), *row.cells, *(["◀"] if row.highlighted else [])]  # same cells, in order
+        assert text.split() == [
+            *row.label.split(),
+            *row.cells,
+            *(["◀"] if row.highlighted else []),
+        ]  # same cells, in order
         assert shown.cells == [row.label, *row.cells] and shown.highlighted == row.highlighted
     assert [row.label for row in grid.rows if row.highlighted] == ([f"row {highlight + 1}"] if highlight else [])
     changed = replace(grid, rows=(replace(grid.rows[0], cells=("7.7777",) * len(grid.rows[0].cells)), *grid.rows[1:]))
@@ -511,7 +555,7 @@ def test_the_published_check_is_described_once_and_both_renderings_say_the_same(
     check = check_published_output(helpers.load_published_output(), X)
     table = published_check_table(check)
     assert published_check_text(check) == render_text(table) and published_check_html(check) == render_html(table)
-    text_rows = published_check_text(check).splitlines()[2:2 + len(table.rows)]
+    text_rows = published_check_text(check).splitlines()[2 : 2 + len(table.rows)]
     (parsed,) = tables(published_check_html(check))
     assert parsed[0].cells == list(table.header)
     assert len(parsed[1:]) == len(table.rows) == len(text_rows) == len(check.rows)
@@ -537,12 +581,16 @@ def test_the_filled_formulas_are_described_once_and_both_renderings_say_the_same
     table = filled_formulas_table(record, stages, focus, title="step")
     assert filled_formulas_html(record, stages, focus, title="step") == render_formulas_html(table)
     assert filled_formulas_text(record, stages, focus) == render_formulas_text(replace(table, title=""))
-    text_lines = filled_formulas_text(record, stages, focus).splitlines()[:len(stages)]
+    text_lines = filled_formulas_text(record, stages, focus).splitlines()[: len(stages)]
     (parsed,) = tables(filled_formulas_html(record, stages, focus, title="step"))
     assert len(parsed) == len(table.lines) == len(text_lines)
     for line, text, shown in zip(table.lines, text_lines, parsed):
-        assert text.split() == [*(["▶"] if line.focused else []), *line.label.split(), *line.formula.split(),
-                                *line.drift.split()]  # the same words, in order
+        assert text.split() == [
+            *(["▶"] if line.focused else []),
+            *line.label.split(),
+            *line.formula.split(),
+            *line.drift.split(),
+        ]  # the same words, in order
         assert shown.cells == [line.label, f"{line.formula} {line.drift}".strip()]
         assert shown.highlighted == line.focused and shown.flagged == (bool(line.drift) and not line.focused)
     assert any(line.drift for line in table.lines) == (decimals == 2)

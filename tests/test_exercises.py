@@ -50,18 +50,38 @@ WRONG = [
     ("std", "eps-added-to-std", "added to the std", lambda row, eps: np.sqrt(np.var(row) + eps) + eps),
     ("std", "eps-ignored", "eps argument ignored", lambda row, eps: np.sqrt(np.var(row) + 1e-5)),
     ("normalise", "n-1", "n − 1", lambda row, eps: (row - np.mean(row)) / np.sqrt(_var(row, 1) + eps)),
-    ("normalise", "eps-outside-root", "outside the square root",
-     lambda row, eps: (row - np.mean(row)) / (np.std(row) + eps)),
+    (
+        "normalise",
+        "eps-outside-root",
+        "outside the square root",
+        lambda row, eps: (row - np.mean(row)) / (np.std(row) + eps),
+    ),
     ("normalise", "no-eps", "ε forgotten", lambda row, eps: (row - np.mean(row)) / np.std(row)),
-    ("normalise", "eps-added-to-std", "added to the std",
-     lambda row, eps: (row - np.mean(row)) / (np.sqrt(np.var(row) + eps) + eps)),
+    (
+        "normalise",
+        "eps-added-to-std",
+        "added to the std",
+        lambda row, eps: (row - np.mean(row)) / (np.sqrt(np.var(row) + eps) + eps),
+    ),
     ("normalise", "mean-not-subtracted", "mean not subtracted", lambda row, eps: row / np.sqrt(np.var(row) + eps)),
-    ("normalise", "rounding", "rounding",
-     lambda row, eps: np.round((row - np.mean(row)) / np.sqrt(np.var(row) + eps), 4)),
-    ("normalise", "wrong-length", "wrong length",
-     lambda row, eps: ((row - np.mean(row)) / np.sqrt(np.var(row) + eps))[:-1]),
-    ("normalise", "wrong-length", "wrong length",
-     lambda row, eps: list((row - np.mean(row)) / np.sqrt(np.var(row) + eps)) + [0.0]),
+    (
+        "normalise",
+        "rounding",
+        "rounding",
+        lambda row, eps: np.round((row - np.mean(row)) / np.sqrt(np.var(row) + eps), 4),
+    ),
+    (
+        "normalise",
+        "wrong-length",
+        "wrong length",
+        lambda row, eps: ((row - np.mean(row)) / np.sqrt(np.var(row) + eps))[:-1],
+    ),
+    (
+        "normalise",
+        "wrong-length",
+        "wrong length",
+        lambda row, eps: list((row - np.mean(row)) / np.sqrt(np.var(row) + eps)) + [0.0],
+    ),
     ("scale_shift", "gamma-beta-swapped", "swapped", lambda x_hat, gamma, beta: beta * x_hat + gamma),
     ("scale_shift", "per-row", "per row", lambda x_hat, gamma, beta: gamma[:, None] * x_hat + beta[:, None]),
     ("scale_shift", "scalar-gamma", "scalar γ", lambda x_hat, gamma, beta: gamma[0] * x_hat + beta),
@@ -71,14 +91,26 @@ WRONG = [
     ("scale_shift", "forgot-gamma", "forgot γ", lambda x_hat, gamma, beta: x_hat + beta),
     ("scale_shift", "forgot-beta", "forgot β", lambda x_hat, gamma, beta: gamma * x_hat),
     ("variance", "sum-not-divided", "forgot to divide by n", lambda row: ((row - np.mean(row)) ** 2).sum()),
-    ("layer_norm", "wrong-axis", "wrong axis",
-     lambda x, eps: (x - x.mean(axis=0, keepdims=True)) / np.sqrt(x.var(axis=0, keepdims=True) + eps)),
+    (
+        "layer_norm",
+        "wrong-axis",
+        "wrong axis",
+        lambda x, eps: (x - x.mean(axis=0, keepdims=True)) / np.sqrt(x.var(axis=0, keepdims=True) + eps),
+    ),
     ("layer_norm", "lost-keepdims", "keepdims", lambda x, eps: (x - x.mean(axis=-1)) / np.sqrt(x.var(axis=-1) + eps)),
     ("layer_norm", "no-axis", "whole matrix", lambda x, eps: (x - x.mean()) / np.sqrt(x.var() + eps)),
-    ("layer_norm", "n-1", "n − 1",
-     lambda x, eps: (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, ddof=1, keepdims=True) + eps)),
-    ("layer_norm", "eps-outside-root", "outside the square root",
-     lambda x, eps: (x - x.mean(-1, keepdims=True)) / (x.std(-1, keepdims=True) + eps)),
+    (
+        "layer_norm",
+        "n-1",
+        "n − 1",
+        lambda x, eps: (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, ddof=1, keepdims=True) + eps),
+    ),
+    (
+        "layer_norm",
+        "eps-outside-root",
+        "outside the square root",
+        lambda x, eps: (x - x.mean(-1, keepdims=True)) / (x.std(-1, keepdims=True) + eps),
+    ),
     ("layer_norm", "no-eps", "ε forgotten", lambda x, eps: (x - x.mean(-1, keepdims=True)) / x.std(-1, keepdims=True)),
     ("layer_norm", "rounding", "rounding", lambda x, eps: np.round(solutions.layer_norm(x, eps), 2)),
 ]
@@ -101,7 +133,9 @@ WRONG += [
 ]
 
 
-@pytest.mark.parametrize(("step", "key", "words", "fn"), WRONG, ids=[f"{s}-{k}-{i}" for i, (s, k, _, _) in enumerate(WRONG)])
+@pytest.mark.parametrize(
+    ("step", "key", "words", "fn"), WRONG, ids=[f"{s}-{k}-{i}" for i, (s, k, _, _) in enumerate(WRONG)]
+)
 def test_each_named_mistake_fails_with_its_name(step, key, words, fn):
     result = check(step, fn)
     assert not result.passed
@@ -152,17 +186,20 @@ def _endless(row):
         pass
 
 
-@pytest.mark.parametrize(("fn", "words", "key"), [
-    (_stub, "Not written yet", "not-written"),
-    (lambda row: 1 / 0, "ZeroDivisionError", "exception"),
-    (lambda row: None, "forget `return`", "no-return"),
-    (lambda row: "0.4", "returned text (a str)", "text"),
-    (lambda row: {0.4}, "should return numbers", "wrong-type"),
-    (lambda row: np.array([1.0, 2.0]), "one number", "wrong-length"),
-    (lambda row: [float(np.mean(row))], "not a list", "list-not-number"),
-    (lambda row: (float(np.mean(row)),), "not a tuple", "list-not-number"),
-    (lambda row: float("nan"), "NaN", "nan"),
-])
+@pytest.mark.parametrize(
+    ("fn", "words", "key"),
+    [
+        (_stub, "Not written yet", "not-written"),
+        (lambda row: 1 / 0, "ZeroDivisionError", "exception"),
+        (lambda row: None, "forget `return`", "no-return"),
+        (lambda row: "0.4", "returned text (a str)", "text"),
+        (lambda row: {0.4}, "should return numbers", "wrong-type"),
+        (lambda row: np.array([1.0, 2.0]), "one number", "wrong-length"),
+        (lambda row: [float(np.mean(row))], "not a list", "list-not-number"),
+        (lambda row: (float(np.mean(row)),), "not a tuple", "list-not-number"),
+        (lambda row: float("nan"), "NaN", "nan"),
+    ],
+)
 def test_learner_code_never_crashes_the_check(fn, words, key):
     result = check("mean", fn)
     assert isinstance(result, CheckResult) and not result.passed
@@ -251,14 +288,16 @@ class _Torch:
                 x_hat = (x - mean) / torch.sqrt(x.var(-1, keepdim=True, unbiased=False) + 1e-5)
                 return self.gamma * x_hat + self.beta
 
-        return [(NoSuper, "no-super-init", "super().__init__()"),
-                (FixedEps, "eps-ignored", "self.eps"),
-                (HardCoded, "hard-coded-width", "hard-codes the width"),
-                (ThroughNumpy, "not-differentiable", "not differentiable"),
-                (NoParameters, "no-parameters", "no learnable parameters"),
-                (Detached, "not-differentiable", "not differentiable"),
-                (Unbiased, "n-1", "n − 1"),
-                (Swapped, "gamma-beta-swapped", "swapped")]
+        return [
+            (NoSuper, "no-super-init", "super().__init__()"),
+            (FixedEps, "eps-ignored", "self.eps"),
+            (HardCoded, "hard-coded-width", "hard-codes the width"),
+            (ThroughNumpy, "not-differentiable", "not differentiable"),
+            (NoParameters, "no-parameters", "no learnable parameters"),
+            (Detached, "not-differentiable", "not differentiable"),
+            (Unbiased, "n-1", "n − 1"),
+            (Swapped, "gamma-beta-swapped", "swapped"),
+        ]
 
 
 def test_each_module_mistake_is_named():
@@ -309,9 +348,15 @@ def test_an_endless_loop_is_stopped_not_left_running(monkeypatch):
     assert threading.active_count() == before  # the loop's thread has ended: the kernel is free again
 
 
-NOTEBOOK_STEPS = {"02_mean": "mean", "03_variance": "variance", "04_epsilon_and_std": "std",
-                  "05_normalise": "normalise", "06_gamma_and_beta": "scale_shift", "07_whole_matrix": "layer_norm",
-                  "08_pytorch": "module"}
+NOTEBOOK_STEPS = {
+    "02_mean": "mean",
+    "03_variance": "variance",
+    "04_epsilon_and_std": "std",
+    "05_normalise": "normalise",
+    "06_gamma_and_beta": "scale_shift",
+    "07_whole_matrix": "layer_norm",
+    "08_pytorch": "module",
+}
 
 
 @pytest.mark.parametrize("name", sorted(NOTEBOOK_STEPS))

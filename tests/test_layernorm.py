@@ -82,8 +82,7 @@ def test_layer_norm_matches_torch_float64_on_the_lesson_matrix():
 
 def test_layer_norm_gamma_beta_match_torch_float64():
     gamma, beta = [1.0, 2.0, -0.5], [0.0, 0.1, 3.0]
-    np.testing.assert_allclose(layer_norm(X, gamma, beta), torch_layer_norm(X, gamma, beta),
-                               rtol=0, atol=1e-14)
+    np.testing.assert_allclose(layer_norm(X, gamma, beta), torch_layer_norm(X, gamma, beta), rtol=0, atol=1e-14)
     record = layer_norm_steps(X[1], gamma=gamma, beta=beta)
     np.testing.assert_allclose(record.output, torch_layer_norm(X[1], gamma, beta), rtol=0, atol=1e-14)
 
@@ -126,8 +125,15 @@ def pencil_layer_norm(texts, places, eps="0.00001"):
         root = (Decimal(variance.numerator) / Decimal(variance.denominator) + Decimal(eps)).sqrt()
     std = pencil_round(Fraction(root), places)
     normalised = [pencil_round(d / std, places) for d in differences]
-    return {"mean": mean, "differences": differences, "squared_differences": squares, "variance": variance,
-            "std": std, "normalised": normalised, "output": normalised}
+    return {
+        "mean": mean,
+        "differences": differences,
+        "squared_differences": squares,
+        "variance": variance,
+        "std": std,
+        "normalised": normalised,
+        "output": normalised,
+    }
 
 
 def as_floats(value):
@@ -188,12 +194,15 @@ def test_hand_rounding_matches_pencil_and_paper(row, places):
         assert np.atleast_1d(record.stage(name)).tolist() == np.atleast_1d(as_floats(value)).tolist(), name
 
 
-@pytest.mark.parametrize("texts, places", [
-    (["-0.811", "-1.716", "-1.315"], 2),  # -1.315 - (-1.280) = -0.035: a half, in binary 0.03499999...
-    (["1.043", "-0.638", "1.668", "0.955"], 1),
-    (["-0.900", "-1.552", "1.265", "0.559"], 1),
-    (["0.1", "0.2", "0.3", "0.45"], 2),
-])
+@pytest.mark.parametrize(
+    "texts, places",
+    [
+        (["-0.811", "-1.716", "-1.315"], 2),  # -1.315 - (-1.280) = -0.035: a half, in binary 0.03499999...
+        (["1.043", "-0.638", "1.668", "0.955"], 1),
+        (["-0.900", "-1.552", "1.265", "0.559"], 1),
+        (["0.1", "0.2", "0.3", "0.45"], 2),
+    ],
+)
 def test_hand_rounding_rounds_decimal_halves_up_despite_binary_noise(texts, places):
     record = layer_norm_steps([float(t) for t in texts], decimals=places)
     for name, value in pencil_layer_norm(texts, places).items():
@@ -280,10 +289,18 @@ def test_float16_is_computed_without_overflow():
 # dtypes and shapes
 
 
-@pytest.mark.parametrize("dtype_in, dtype_out", [
-    (np.float64, np.float64), (np.float32, np.float32), (np.float16, np.float16),
-    (np.int64, np.float64), (np.int32, np.float64), (np.uint8, np.float64), (np.bool_, np.float64),
-])
+@pytest.mark.parametrize(
+    "dtype_in, dtype_out",
+    [
+        (np.float64, np.float64),
+        (np.float32, np.float32),
+        (np.float16, np.float16),
+        (np.int64, np.float64),
+        (np.int32, np.float64),
+        (np.uint8, np.float64),
+        (np.bool_, np.float64),
+    ],
+)
 def test_layer_norm_dtype(dtype_in, dtype_out):
     x = np.array([[1, 0, 1], [0, 1, 1]]).astype(dtype_in)
     out = layer_norm(x)
@@ -344,8 +361,19 @@ def test_record_does_not_share_memory_with_the_caller():
 def test_record_stage_by_name():
     record = layer_norm_steps(X[0])
     assert [name for name in STAGES] == [
-        "input", "mean", "differences", "squared_differences", "variance", "eps", "variance_plus_eps",
-        "std", "normalised", "gamma", "beta", "output"]
+        "input",
+        "mean",
+        "differences",
+        "squared_differences",
+        "variance",
+        "eps",
+        "variance_plus_eps",
+        "std",
+        "normalised",
+        "gamma",
+        "beta",
+        "output",
+    ]
     assert record.stage("std") is record.std
     assert record.n == 3
     with pytest.raises(ValueError, match=r"There is no stage called 'stdev'; the stages are: input, mean"):
@@ -356,18 +384,21 @@ def test_record_stage_by_name():
 # Bad input: ValueError in plain words
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"eps": -1e-5}, r"eps must be a number 0 or larger, such as 1e-5 \(PyTorch's default\); got -1e-05"),
-    ({"eps": float("nan")}, r"eps must be a number 0 or larger.*got nan"),
-    ({"eps": float("inf")}, r"eps must be a number 0 or larger.*got inf"),
-    ({"eps": "1e-5"}, r"eps must be a number 0 or larger.*got '1e-5'"),
-    ({"eps": None}, r"eps must be a number 0 or larger.*got nothing \(None\)"),
-    ({"gamma": [1, 2]}, r"gamma needs one value per feature: 3 values; got 2"),
-    ({"beta": [0, 0, 0, 0]}, r"beta needs one value per feature: 3 values; got 4"),
-    ({"gamma": 2.0}, r"gamma needs one value per feature \(3 values\); got a single number"),
-    ({"gamma": [[1, 1, 1]]}, r"gamma needs one value per feature: 3 values; got 3"),
-    ({"beta": [0, float("nan"), 0]}, r"beta contains NaN or infinity"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"eps": -1e-5}, r"eps must be a number 0 or larger, such as 1e-5 \(PyTorch's default\); got -1e-05"),
+        ({"eps": float("nan")}, r"eps must be a number 0 or larger.*got nan"),
+        ({"eps": float("inf")}, r"eps must be a number 0 or larger.*got inf"),
+        ({"eps": "1e-5"}, r"eps must be a number 0 or larger.*got '1e-5'"),
+        ({"eps": None}, r"eps must be a number 0 or larger.*got nothing \(None\)"),
+        ({"gamma": [1, 2]}, r"gamma needs one value per feature: 3 values; got 2"),
+        ({"beta": [0, 0, 0, 0]}, r"beta needs one value per feature: 3 values; got 4"),
+        ({"gamma": 2.0}, r"gamma needs one value per feature \(3 values\); got a single number"),
+        ({"gamma": [[1, 1, 1]]}, r"gamma needs one value per feature: 3 values; got 3"),
+        ({"beta": [0, float("nan"), 0]}, r"beta contains NaN or infinity"),
+    ],
+)
 def test_layer_norm_bad_parameters(kwargs, message):
     with pytest.raises(ValueError, match=message):
         layer_norm(X, **kwargs)
@@ -375,19 +406,22 @@ def test_layer_norm_bad_parameters(kwargs, message):
         layer_norm_steps(X[0], **kwargs)
 
 
-@pytest.mark.parametrize("x, message", [
-    ([], r"at least one feature per row; got an array of shape \(0,\)"),
-    (np.zeros((2, 0)), r"at least one feature per row; got an array of shape \(2, 0\)"),
-    (np.zeros((0, 3)), r"at least one feature per row; got an array of shape \(0, 3\)"),
-    (1.5, r"at least one axis of features; got a single number"),
-    (np.float64(2.0), r"at least one axis of features"),
-    ([1.0, float("nan"), 2.0], r"The input contains NaN or infinity"),
-    ([[1.0, 2.0], [float("-inf"), 0.0]], r"The input contains NaN or infinity"),
-    ([[1, 2, 3], [4, 5]], r"not a rectangular array of numbers \(rows of different lengths\?\)"),
-    (["1.0", "2.0"], r"LayerNorm needs real numbers; got values of type <U3"),
-    ([1 + 2j, 3], r"LayerNorm needs real numbers; got values of type complex128"),
-    ([None, 1.0], r"not a rectangular array of numbers"),
-])
+@pytest.mark.parametrize(
+    "x, message",
+    [
+        ([], r"at least one feature per row; got an array of shape \(0,\)"),
+        (np.zeros((2, 0)), r"at least one feature per row; got an array of shape \(2, 0\)"),
+        (np.zeros((0, 3)), r"at least one feature per row; got an array of shape \(0, 3\)"),
+        (1.5, r"at least one axis of features; got a single number"),
+        (np.float64(2.0), r"at least one axis of features"),
+        ([1.0, float("nan"), 2.0], r"The input contains NaN or infinity"),
+        ([[1.0, 2.0], [float("-inf"), 0.0]], r"The input contains NaN or infinity"),
+        ([[1, 2, 3], [4, 5]], r"not a rectangular array of numbers \(rows of different lengths\?\)"),
+        (["1.0", "2.0"], r"LayerNorm needs real numbers; got values of type <U3"),
+        ([1 + 2j, 3], r"LayerNorm needs real numbers; got values of type complex128"),
+        ([None, 1.0], r"not a rectangular array of numbers"),
+    ],
+)
 def test_layer_norm_bad_input(x, message):
     with pytest.raises(ValueError, match=message):
         layer_norm(x)
@@ -398,26 +432,37 @@ def test_layer_norm_constant_row_with_eps_0():
         layer_norm([[1.0, 2.0], [4.0, 4.0]], eps=0)
 
 
-@pytest.mark.parametrize("row, kwargs, message", [
-    (X, {}, r"layer_norm_steps takes one row \(a flat list of numbers\); got shape \(5, 3\)"),
-    (5.0, {}, r"takes one row.*got shape \(\)"),
-    ([], {}, r"The row is empty; LayerNorm needs at least one number"),
-    ([1.0, float("nan")], {}, r"The row contains NaN or infinity"),
-    ([[1, 2], [3]], {}, r"not a rectangular array"),
-    (["a", "b"], {}, r"LayerNorm needs real numbers"),
-    (X[0], {"decimals": -1}, r"decimal places must be a whole number from 0 to 12; got -1"),
-    (X[0], {"decimals": 13}, r"decimal places must be a whole number from 0 to 12.*got 13"),
-    (X[0], {"decimals": 2.5}, r"decimal places must be a whole number.*got 2\.5"),
-    (X[0], {"decimals": "3"}, r"decimal places must be a whole number.*got '3'"),
-    (X[0], {"decimals": True}, r"decimal places must be a whole number.*got True"),
-    ([1e200, 0.0, 1.0], {}, r"The values are too large: their squares overflow float64 \(keep them below about 1e\+154\)"),
-    (X[0], {"gamma": [1.7e308, 1.0, 1.0]}, r"γ · x̂ \+ β is too large to store as a number \(over about 1\.8e308\)"),
-    (X[0], {"beta": [0.0, 0.0, 1.7e308], "gamma": [1.0, 1.0, 1.7e308]}, r"use a smaller gamma or beta"),
-    ([2.0, 2.0, 2.0], {"eps": 0}, r"Every value in the row is the same and eps is 0, so the standard deviation "
-                                  r"is 0 and dividing by it is impossible; use a positive eps such as 1e-5"),
-    (X[4], {"decimals": 1}, r"At 1 decimal places the standard deviation rounds to 0.*keep more places"),
-    ([1.0, 1.0004], {"decimals": 3, "eps": 0}, r"At 3 decimal places the standard deviation rounds to 0"),
-])
+@pytest.mark.parametrize(
+    "row, kwargs, message",
+    [
+        (X, {}, r"layer_norm_steps takes one row \(a flat list of numbers\); got shape \(5, 3\)"),
+        (5.0, {}, r"takes one row.*got shape \(\)"),
+        ([], {}, r"The row is empty; LayerNorm needs at least one number"),
+        ([1.0, float("nan")], {}, r"The row contains NaN or infinity"),
+        ([[1, 2], [3]], {}, r"not a rectangular array"),
+        (["a", "b"], {}, r"LayerNorm needs real numbers"),
+        (X[0], {"decimals": -1}, r"decimal places must be a whole number from 0 to 12; got -1"),
+        (X[0], {"decimals": 13}, r"decimal places must be a whole number from 0 to 12.*got 13"),
+        (X[0], {"decimals": 2.5}, r"decimal places must be a whole number.*got 2\.5"),
+        (X[0], {"decimals": "3"}, r"decimal places must be a whole number.*got '3'"),
+        (X[0], {"decimals": True}, r"decimal places must be a whole number.*got True"),
+        (
+            [1e200, 0.0, 1.0],
+            {},
+            r"The values are too large: their squares overflow float64 \(keep them below about 1e\+154\)",
+        ),
+        (X[0], {"gamma": [1.7e308, 1.0, 1.0]}, r"γ · x̂ \+ β is too large to store as a number \(over about 1\.8e308\)"),
+        (X[0], {"beta": [0.0, 0.0, 1.7e308], "gamma": [1.0, 1.0, 1.7e308]}, r"use a smaller gamma or beta"),
+        (
+            [2.0, 2.0, 2.0],
+            {"eps": 0},
+            r"Every value in the row is the same and eps is 0, so the standard deviation "
+            r"is 0 and dividing by it is impossible; use a positive eps such as 1e-5",
+        ),
+        (X[4], {"decimals": 1}, r"At 1 decimal places the standard deviation rounds to 0.*keep more places"),
+        ([1.0, 1.0004], {"decimals": 3, "eps": 0}, r"At 3 decimal places the standard deviation rounds to 0"),
+    ],
+)
 def test_layer_norm_steps_bad_input(row, kwargs, message):
     with pytest.raises(ValueError, match=message):
         layer_norm_steps(row, **kwargs)
@@ -462,16 +507,19 @@ def test_frozen_array_is_a_read_only_float_copy_without_negative_zero():
     assert str(frozen[0]) == "0.0" and frozen is not source and source.flags.writeable
 
 
-@pytest.mark.parametrize(("call", "argument"), [
-    (lambda: layer_norm_steps([2.0, 2.0, 2.0], eps=0), "row"),
-    (lambda: layer_norm_steps([1.0, float("nan")]), "row"),
-    (lambda: layer_norm_steps(X[4], decimals=1), "decimals"),  # row 5's std rounds to 0.0
-    (lambda: layer_norm_steps(X[0], decimals=13), "decimals"),
-    (lambda: layer_norm_steps(X[0], eps=-1), "eps"),
-    (lambda: layer_norm_steps(X[0], gamma=[1, 2]), "gamma"),
-    (lambda: layer_norm_steps(X[0], beta=[1, 2, 3, 4]), "beta"),
-    (lambda: layer_norm_steps(X[0], gamma=[1e308] * 3, beta=[1e308] * 3), "output"),
-])
+@pytest.mark.parametrize(
+    ("call", "argument"),
+    [
+        (lambda: layer_norm_steps([2.0, 2.0, 2.0], eps=0), "row"),
+        (lambda: layer_norm_steps([1.0, float("nan")]), "row"),
+        (lambda: layer_norm_steps(X[4], decimals=1), "decimals"),  # row 5's std rounds to 0.0
+        (lambda: layer_norm_steps(X[0], decimals=13), "decimals"),
+        (lambda: layer_norm_steps(X[0], eps=-1), "eps"),
+        (lambda: layer_norm_steps(X[0], gamma=[1, 2]), "gamma"),
+        (lambda: layer_norm_steps(X[0], beta=[1, 2, 3, 4]), "beta"),
+        (lambda: layer_norm_steps(X[0], gamma=[1e308] * 3, beta=[1e308] * 3), "output"),
+    ],
+)
 def test_every_input_error_names_its_argument(call, argument):
     from helpers.validation import InputError
 

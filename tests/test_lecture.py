@@ -64,7 +64,8 @@ def test_lecture_notebook_is_stored_clean():
         if cell.cell_type == "code":
             assert not cell.outputs and cell.execution_count is None, (
                 f"cell {index} stores outputs; the lecture is run fresh by Voilà and by the slides export, so "
-                "store it without (Kernel → Restart and Clear Outputs, then save)")
+                "store it without (Kernel → Restart and Clear Outputs, then save)"
+            )
     assert nb.cells[0].cell_type == "markdown" and nb.cells[0].source.startswith("# "), "start with a title"
 
 
@@ -75,8 +76,13 @@ def test_lecture_quotes_only_computed_numbers():
 
     facts = build_facts()
     nb = nbformat.read(LECTURE, as_version=4)
-    unknown = [f"cell {index}: {number}" for index, cell in enumerate(nb.cells) if cell.cell_type == "markdown"
-               for number in quoted_numbers(cell.source) if facts.explain(number) is None]
+    unknown = [
+        f"cell {index}: {number}"
+        for index, cell in enumerate(nb.cells)
+        if cell.cell_type == "markdown"
+        for number in quoted_numbers(cell.source)
+        if facts.explain(number) is None
+    ]
     assert not unknown, "numbers in the lecture's prose that no computation gives:\n" + "\n".join(unknown)
 
 
@@ -90,21 +96,28 @@ def test_lecture_lists_the_explorers_stages_in_order():
 
 
 def _slide_titles(nb) -> list[str]:
-    return [cell.source.splitlines()[0].lstrip("# ").strip() for cell in nb.cells
-            if cell.cell_type == "markdown" and re.match(r"#{1,2} ", cell.source)]
+    return [
+        cell.source.splitlines()[0].lstrip("# ").strip()
+        for cell in nb.cells
+        if cell.cell_type == "markdown" and re.match(r"#{1,2} ", cell.source)
+    ]
 
 
 def test_lecture_plan_matches_the_speaker_notes_and_takes_50_minutes():
     nb = nbformat.read(LECTURE, as_version=4)
     notes = [cell for cell in nb.cells if cell.metadata.get("slideshow", {}).get("slide_type") == "notes"]
-    assert all("notes" in cell.metadata.get("tags", []) for cell in notes), "tag every notes cell 'notes' (Voilà hides them)"
+    assert all("notes" in cell.metadata.get("tags", []) for cell in notes), (
+        "tag every notes cell 'notes' (Voilà hides them)"
+    )
     timed = [re.search(r"\*\*[^*]+ \((\d+) min\)\.\*\*", cell.source) for cell in notes]
     assert all(timed), "every speaker note starts with '**Title (N min).**'"
     titles = _slide_titles(nb)
     assert len(timed) == len(titles), f"{len(titles)} slides but {len(timed)} timed speaker notes"
     plan = (ROOT / "lecturer" / "lecture_plan.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\| (\d+) \| ([^|]+) \|", plan, re.M)
-    assert [title.strip() for _, title in rows] == titles, f"the plan's slides {rows} differ from the lecture's {titles}"
+    assert [title.strip() for _, title in rows] == titles, (
+        f"the plan's slides {rows} differ from the lecture's {titles}"
+    )
     assert [int(minutes) for minutes, _ in rows] == [int(match.group(1)) for match in timed]
     assert sum(int(minutes) for minutes, _ in rows) == 50
 
@@ -112,7 +125,7 @@ def test_lecture_plan_matches_the_speaker_notes_and_takes_50_minutes():
 def test_lecture_explains_the_stages_only_after_the_step_through():
     nb = nbformat.read(LECTURE, as_version=4)
     tagged = {tag: index for index, cell in enumerate(nb.cells) for tag in cell.metadata.get("tags", [])}
-    between = nb.cells[tagged["walkthrough"] + 1:tagged["walkthrough-steps"]]
+    between = nb.cells[tagged["walkthrough"] + 1 : tagged["walkthrough-steps"]]
     slides_between = [cell for cell in between if cell.cell_type == "markdown" and re.match(r"#{1,2} ", cell.source)]
     assert len(slides_between) >= 2, "the nine stages in words sit right under the step-through: step 9 is given away"
     notes = nb.cells[tagged["walkthrough-notes"]]
@@ -172,7 +185,7 @@ def test_every_stage_of_the_walkthrough_has_its_slide(slides):
 
 def test_handout_has_no_dead_controls_or_live_only_sentences(slides):
     text = slides.read_text(encoding="utf-8")
-    body = text[text.index('<div class="slides">'):]
+    body = text[text.index('<div class="slides">') :]
     for control in ("<button", "<input", "<select", "application/vnd.jupyter.widget-view+json", "widget-state"):
         assert control not in body, f"the handout has {control!r}: a control that does nothing on paper"
     lecture = nbformat.read(LECTURE, as_version=4)
@@ -318,9 +331,18 @@ def lecture_server(tmp_path_factory):
 
     run_py = _run_py()
     home = tmp_path_factory.mktemp("lecture-voila")
-    command = run_py.lecture_command(sys.executable, [
-        "--no-browser", "--Voila.ip=127.0.0.1", "--port={port}", "--Voila.port_retries=0", "--token={token}",
-        f"--MappingKernelManager.cull_idle_timeout={CULL_SECONDS}", "--MappingKernelManager.cull_interval=1"])
+    command = run_py.lecture_command(
+        sys.executable,
+        [
+            "--no-browser",
+            "--Voila.ip=127.0.0.1",
+            "--port={port}",
+            "--Voila.port_retries=0",
+            "--token={token}",
+            f"--MappingKernelManager.cull_idle_timeout={CULL_SECONDS}",
+            "--MappingKernelManager.cull_interval=1",
+        ],
+    )
     saved = dict(os.environ)
     os.environ.update(run_py.lecture_env(dict(os.environ)))  # JupyterServer starts it with this environment
     try:
@@ -403,13 +425,16 @@ def test_clicker_keys_present_the_lecture_stage_by_stage(lecture_server):
         page.wait_for_timeout(600)  # the newest stage scrolls into view once the kernel has answered
         last_row = page.locator(".jp-Cell.lecture-current .layernorm-filled-steps tr").last
         assert last_row.evaluate("row => row.getBoundingClientRect().bottom <= innerHeight + 1"), (
-            "the newest stage is below the screen")
+            "the newest stage is below the screen"
+        )
         page.screenshot(path=str(ARTIFACTS / "voila" / "presenter_step_9.png"))
         page.keyboard.press("PageUp")
         page.wait_for_function(f"() => ({visible})().includes('step {len(WALKTHROUGH) - 1} of')")
         page.keyboard.press("PageDown")
-        page.wait_for_function("() => [...document.querySelectorAll('button')].some(b => b.innerText.trim() === "
-                               "'Next ▶' && b.disabled && b.offsetParent)")  # the kernel has answered
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('button')].some(b => b.innerText.trim() === "
+            "'Next ▶' && b.disabled && b.offsetParent)"
+        )  # the kernel has answered
         page.keyboard.press("PageDown")  # the explorer is at its last stage: on to the next slide
         page.wait_for_function(f"() => ({visible})().includes('γ and β: scale and shift')")
         assert "step 9 of" not in page.evaluate(visible)
@@ -455,12 +480,15 @@ def test_lecturer_exercises_are_up_to_date():
     tool = _load_tool("lecturer_exercises")
     current = EXERCISES.read_text(encoding="utf-8") if EXERCISES.is_file() else ""
     assert current == tool.exercises_markdown(), (
-        "lecturer/exercises.md differs from what the notebooks ask; run: python tools/lecturer_exercises.py")
+        "lecturer/exercises.md differs from what the notebooks ask; run: python tools/lecturer_exercises.py"
+    )
 
 
-QUESTION = re.compile(r"What is (?P<what>the mean|the variance|the standard deviation|the normalised value)"
-                      r"(?P<rest>[^\n]*?) of x = \((?P<row>[^)]*)\)(?: \(ε = (?P<eps>[^)]+)\))?\?"
-                      r"\n\n- \*\*Answer: (?P<answer>-?\d+\.\d+)\*\*")
+QUESTION = re.compile(
+    r"What is (?P<what>the mean|the variance|the standard deviation|the normalised value)"
+    r"(?P<rest>[^\n]*?) of x = \((?P<row>[^)]*)\)(?: \(ε = (?P<eps>[^)]+)\))?\?"
+    r"\n\n- \*\*Answer: (?P<answer>-?\d+\.\d+)\*\*"
+)
 
 
 def test_lecturer_answers_agree_with_plain_python():
@@ -520,8 +548,13 @@ def test_lecturer_answers_are_not_in_the_student_notebooks():
 
 def test_run_py_has_lecture_and_slides_commands():
     for command, expected in (("lecture", "voila"), ("slides", "offline")):
-        result = subprocess.run([sys.executable, str(ROOT / "run.py"), command, "--help"], capture_output=True,
-                                text=True, cwd=ROOT, timeout=60)
+        result = subprocess.run(
+            [sys.executable, str(ROOT / "run.py"), command, "--help"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=60,
+        )
         assert result.returncode == 0, result.stderr
         assert expected in result.stdout.lower(), result.stdout
 

@@ -43,8 +43,9 @@ def test_rms_norm_matches_torch(residual):
     np.testing.assert_allclose(rms_norm(residual, weight), expected, atol=1e-12)
     plain = rms_norm(residual)
     assert np.all(np.abs(plain.sum(axis=1)) > 0.1)  # no mean removed: rows do not sum to 0
-    np.testing.assert_allclose(np.mean(plain**2, axis=1), np.mean(residual**2, axis=1)
-                               / (np.mean(residual**2, axis=1) + 1e-6), atol=1e-12)
+    np.testing.assert_allclose(
+        np.mean(plain**2, axis=1), np.mean(residual**2, axis=1) / (np.mean(residual**2, axis=1) + 1e-6), atol=1e-12
+    )
 
 
 def test_layer_norm_is_the_same_function_as_helpers():
@@ -112,15 +113,18 @@ def test_training_matches_the_same_loop_in_torch():
     np.testing.assert_allclose(run.beta, layer.bias.detach().numpy(), atol=1e-12)
 
 
-@pytest.mark.parametrize("bad", [
-    lambda: batch_norm([1.0, 2.0, 3.0]),
-    lambda: rms_norm([[1.0, 2.0]], weight=[1.0]),
-    lambda: rms_norm([[0.0, 0.0]], eps=0.0),
-    lambda: statistic_groups("group", (2, 3)),
-    lambda: statistic_groups("layer", (2, 3, 4)),
-    lambda: post_ln_block(np.ones((2, 3)), np.ones((2, 2))),
-    lambda: train_gamma_beta(target_gamma=(1.0, 2.0), target_beta=(0.0,)),
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        lambda: batch_norm([1.0, 2.0, 3.0]),
+        lambda: rms_norm([[1.0, 2.0]], weight=[1.0]),
+        lambda: rms_norm([[0.0, 0.0]], eps=0.0),
+        lambda: statistic_groups("group", (2, 3)),
+        lambda: statistic_groups("layer", (2, 3, 4)),
+        lambda: post_ln_block(np.ones((2, 3)), np.ones((2, 2))),
+        lambda: train_gamma_beta(target_gamma=(1.0, 2.0), target_beta=(0.0,)),
+    ],
+)
 def test_bad_input_is_a_plain_value_error(bad):
     with pytest.raises(ValueError):
         bad()

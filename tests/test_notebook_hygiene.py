@@ -22,7 +22,13 @@ NOTEBOOKS_DIR = ROOT / "notebooks"
 NOTEBOOK_PATHS = sorted(NOTEBOOKS_DIR.glob("*.ipynb"))
 
 ALLOWED_NOTEBOOK_METADATA = {"kernelspec", "language_info", "widgets"}
-ALLOWED_CELL_METADATA = {"tags", "editable", "slideshow", "jupyter", "cellView"}  # cellView: Colab folds the set-up cell
+ALLOWED_CELL_METADATA = {
+    "tags",
+    "editable",
+    "slideshow",
+    "jupyter",
+    "cellView",
+}  # cellView: Colab folds the set-up cell
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -95,11 +101,14 @@ class TestEachNotebook:
     def test_every_code_cell_was_executed_in_order(self, path):
         counts = [cell.execution_count for cell in _code_cells(_read(path))]
         missing = [position for position, count in enumerate(counts, start=1) if count is None]
-        assert not missing, (f"{path.name}: code cells {missing} (counting code cells from 1) were never "
-                             "executed; execute the notebook from a fresh kernel")
+        assert not missing, (
+            f"{path.name}: code cells {missing} (counting code cells from 1) were never "
+            "executed; execute the notebook from a fresh kernel"
+        )
         assert counts == list(range(1, len(counts) + 1)), (
             f"{path.name}: execution counts are {counts}, expected 1..{len(counts)} in order; execute the "
-            "notebook top to bottom from a fresh kernel")
+            "notebook top to bottom from a fresh kernel"
+        )
 
     def test_no_errors_or_warnings_stored(self, path):
         problems = []
@@ -120,7 +129,7 @@ class TestEachNotebook:
                     match = pattern.search(text)
                     if match:
                         start = max(0, match.start() - 40)
-                        problems.append(f"cell {index}: {what}: …{text[start:match.end() + 40]!r}…")
+                        problems.append(f"cell {index}: {what}: …{text[start : match.end() + 40]!r}…")
                 for name in user_names:
                     if re.search(rf"\b{re.escape(name)}\b", text):
                         problems.append(f"cell {index}: the user name {name!r}")
@@ -146,11 +155,14 @@ class TestEachNotebook:
         if widgets is None:
             assert not referenced, (
                 f"{path.name}: {len(referenced)} widget output(s) but no metadata.widgets; GitHub's viewer "
-                f"shows an error. Store the widget state, or strip the {WIDGET_VIEW} output data")
+                f"shows an error. Store the widget state, or strip the {WIDGET_VIEW} output data"
+            )
             return
         state = widgets.get(WIDGET_STATE, {}).get("state")
-        assert isinstance(state, dict), (f"{path.name}: metadata.widgets has no {WIDGET_STATE!r} with a "
-                                         "'state' key; GitHub's viewer shows \"'state' key is missing\"")
+        assert isinstance(state, dict), (
+            f"{path.name}: metadata.widgets has no {WIDGET_STATE!r} with a "
+            "'state' key; GitHub's viewer shows \"'state' key is missing\""
+        )
         missing = sorted(referenced - set(state))
         assert not missing, f"{path.name}: widget outputs refer to models missing from the stored state: {missing}"
 
@@ -159,14 +171,17 @@ class TestEachNotebook:
             source = cell.source
             tagged = "nbval-ignore-output" in cell.get("metadata", {}).get("tags", [])
             if (IGNORE_MARKER in source or tagged) and not IGNORE_WITH_REASON.search(source):
-                pytest.fail(f"{path.name}, cell {index}: ignores its output without saying why; write "
-                            f"'# {IGNORE_MARKER}: <reason>' in the cell")
+                pytest.fail(
+                    f"{path.name}, cell {index}: ignores its output without saying why; write "
+                    f"'# {IGNORE_MARKER}: <reason>' in the cell"
+                )
 
     def test_chrome_is_up_to_date(self, path):
         chrome = _load_tool("notebook_chrome")
         assert chrome.stale_notebooks([path]) == [], (
             f"{path.name}: the header, set-up or footer cell differs from tools/series.py; run "
-            "`python tools/notebook_chrome.py` (then execute the notebook again if the set-up cell changed)")
+            "`python tools/notebook_chrome.py` (then execute the notebook again if the set-up cell changed)"
+        )
 
 
 @needs_notebooks
@@ -177,7 +192,8 @@ def test_outputs_are_ignored_in_few_cells():
             if IGNORE_MARKER in cell.source or "nbval-ignore-output" in cell.get("metadata", {}).get("tags", []):
                 ignored.append(f"{path.name} cell {index}")
     assert len(ignored) <= MAX_IGNORED_CELLS, (
-        f"{len(ignored)} cells hide their output from nbval (at most {MAX_IGNORED_CELLS}): " + ", ".join(ignored))
+        f"{len(ignored)} cells hide their output from nbval (at most {MAX_IGNORED_CELLS}): " + ", ".join(ignored)
+    )
 
 
 def test_series_list_and_notebooks_folder_agree():

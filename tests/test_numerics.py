@@ -47,8 +47,9 @@ def test_methods_compute_in_the_requested_dtype(variance, residual):
 
 
 @settings(max_examples=40, deadline=None)
-@given(arrays(np.float64, st.tuples(st.integers(1, 6), st.integers(1, 12)),
-              elements=st.floats(-1e3, 1e3, allow_nan=False)))
+@given(
+    arrays(np.float64, st.tuples(st.integers(1, 6), st.integers(1, 12)), elements=st.floats(-1e3, 1e3, allow_nan=False))
+)
 def test_welford_and_two_pass_agree_with_numpy_on_random_matrices(x):
     expected = x.var(axis=-1)
     scale = max(1.0, float(np.max(np.abs(x))) ** 2)
@@ -160,13 +161,16 @@ def test_shift_scale_invariance_holds_without_eps(residual):
     assert max(c.largest_change for c in cases) < 1e-9
 
 
-@pytest.mark.parametrize("bad", [
-    lambda: layer_norm_with([1.0, 2.0], "three-pass"),
-    lambda: variance_two_pass([1.0, 2.0], dtype=np.int32),
-    lambda: variance_two_pass([]),
-    lambda: offset_sweep([[1.0, 2.0]]),
-    lambda: numerics.shift_scale_invariance([1.0, 2.0], scales=(-1.0,)),
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        lambda: layer_norm_with([1.0, 2.0], "three-pass"),
+        lambda: variance_two_pass([1.0, 2.0], dtype=np.int32),
+        lambda: variance_two_pass([]),
+        lambda: offset_sweep([[1.0, 2.0]]),
+        lambda: numerics.shift_scale_invariance([1.0, 2.0], scales=(-1.0,)),
+    ],
+)
 def test_bad_input_is_a_plain_value_error(bad):
     with pytest.raises(ValueError):
         bad()

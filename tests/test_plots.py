@@ -89,8 +89,12 @@ def label_boxes_and_leader_lines(ax):
     canvas.draw()
     renderer = canvas.get_renderer()
     boxes = [text.get_window_extent(renderer) for text in ax.texts]
-    leaders = [ax.transData.transform(segment) for collection in ax.collections
-               if isinstance(collection, LineCollection) for segment in collection.get_segments()]
+    leaders = [
+        ax.transData.transform(segment)
+        for collection in ax.collections
+        if isinstance(collection, LineCollection)
+        for segment in collection.get_segments()
+    ]
     return boxes, leaders
 
 
@@ -114,7 +118,7 @@ def test_number_line_labels_cross_no_line_and_no_other_label(row, figure_of):
     for k, box in enumerate(boxes):
         assert ax.bbox.x0 <= box.x0 and box.x1 <= ax.bbox.x1, "a label sticks out of the plot"
         assert not any(box.x0 < x < box.x1 for x in vertical_lines), f"{ax.texts[k].get_text()} crosses a line"
-        assert not any(box.overlaps(other) for other in boxes[k + 1:]), "two labels overlap"
+        assert not any(box.overlaps(other) for other in boxes[k + 1 :]), "two labels overlap"
         for (x, bottom), (_, top) in leaders:
             assert not (box.x0 < x < box.x1 and bottom < box.y1 and box.y0 < top), "a leader line crosses a label"
 
@@ -166,8 +170,9 @@ def test_before_after_of_the_matrix_has_one_panel_per_row():
     panels = [ax for ax in figure.axes if ax.get_visible()]
     assert len(panels) == 5
     for i, ax in enumerate(panels):
-        np.testing.assert_allclose([b.get_height() for b in bars_by_gid(ax, "after")], numpy_layer_norm(X[i]),
-                                   atol=1e-12)
+        np.testing.assert_allclose(
+            [b.get_height() for b in bars_by_gid(ax, "after")], numpy_layer_norm(X[i]), atol=1e-12
+        )
         assert ax.get_title().startswith(f"row {i + 1}")
     assert "row 5" in plots.before_after_text(X)
     # the second argument may still be an axes, as in before_after(record, ax)
@@ -213,7 +218,8 @@ def test_normalised_circle_for_three_features():
         # on the circle of radius √(3·var/(var+eps)): slightly inside √3, most visibly for row 5
         variance = X[i].var()
         assert math.hypot(point.get_xdata()[0], point.get_ydata()[0]) == pytest.approx(
-            math.sqrt(3 * variance / (variance + EPS)), abs=1e-12)
+            math.sqrt(3 * variance / (variance + EPS)), abs=1e-12
+        )
     assert sorted(t.get_text() for t in ax.texts if t.get_text().startswith("row")) == [f"row {i}" for i in range(1, 6)]
     assert ax.get_aspect() == 1.0
     assert "√3" in ax.get_title()
@@ -235,7 +241,8 @@ def test_normalised_circle_can_add_other_points_such_as_the_published_table():
         np.testing.assert_allclose([cross.get_xdata()[0], cross.get_ydata()[0]], [row @ u, row @ v], atol=1e-12)
         assert cross.get_marker() == "X" and to_hex(cross.get_markeredgecolor()) == plots.ROW_COLOURS[i].lower()
     assert sorted(t.get_text() for t in ax.texts if t.get_text().startswith("published")) == [
-        f"published {i}" for i in range(1, 6)]
+        f"published {i}" for i in range(1, 6)
+    ]
     assert "published rows" in [text.get_text() for text in ax.get_legend().get_texts()]
     text = plots.normalised_circle_text(X, extra_points=published, extra_label="published")
     assert "published 1" in text and f"{np.linalg.norm(published[0]):.4f}" in text  # 2.0700: outside the circle
@@ -250,8 +257,11 @@ def test_plane_coordinates_keep_lengths_of_points_in_the_plane():
 
 def test_colours_are_okabe_ito():
     greys = {"#999999", "#bbbbbb", "#777777"}  # axis guides, not data
-    figures = [plots.number_line(helpers.layer_norm_steps(X[0])), plots.before_after(helpers.layer_norm_steps(X[0])),
-               plots.normalised_circle(X)]
+    figures = [
+        plots.number_line(helpers.layer_norm_steps(X[0])),
+        plots.before_after(helpers.layer_norm_steps(X[0])),
+        plots.normalised_circle(X),
+    ]
     for figure in figures:
         ax = figure.axes[0]
         colours = {to_hex(line.get_color()) for line in ax.lines}

@@ -41,7 +41,7 @@ def matrices(draw, shape=shapes):
     """offset + scale · base, base in [-1, 1] in steps of 1e-6: values a real model could produce
     (no subnormal numbers, whose lost bits would break the exact properties below)."""
     drawn_shape = draw(shape)
-    base = draw(hnp.arrays(np.int64, drawn_shape, elements=st.integers(-10**6, 10**6))) / 10**6
+    base = draw(hnp.arrays(np.int64, drawn_shape, elements=st.integers(-(10**6), 10**6))) / 10**6
     return draw(offsets) + draw(scales) * base
 
 
@@ -65,8 +65,7 @@ def test_output_rows_have_mean_0_and_variance_var_over_var_plus_eps(x, eps):
     variance = np.var(x, axis=-1)  # numpy's own biased variance
     tol = tolerance(x, eps)
     np.testing.assert_allclose(out.mean(axis=-1), 0.0, rtol=0, atol=tol)
-    np.testing.assert_allclose(np.mean(out**2, axis=-1), variance / (variance + eps), rtol=0,
-                               atol=4 * tol + 1e-12)
+    np.testing.assert_allclose(np.mean(out**2, axis=-1), variance / (variance + eps), rtol=0, atol=4 * tol + 1e-12)
 
 
 @FAST
@@ -123,8 +122,9 @@ def test_gamma_and_beta_apply_per_feature(data, eps):
     plain = layer_norm(x, eps=eps)
     # Feature j of every row is gamma[j] * plain + beta[j]
     for j in range(features):
-        np.testing.assert_allclose(layer_norm(x, gamma, beta, eps)[..., j], gamma[j] * plain[..., j] + beta[j],
-                                   rtol=1e-13, atol=1e-13)
+        np.testing.assert_allclose(
+            layer_norm(x, gamma, beta, eps)[..., j], gamma[j] * plain[..., j] + beta[j], rtol=1e-13, atol=1e-13
+        )
 
 
 @FAST
@@ -189,7 +189,7 @@ def test_round_half_up_matches_a_fractions_reference(value, places):
 
 
 @FAST
-@given(st.integers(-10**6, 10**6), st.integers(1, 6))
+@given(st.integers(-(10**6), 10**6), st.integers(1, 6))
 def test_round_half_up_sends_every_written_half_away_from_zero(whole, places):
     half = float(Decimal(whole).scaleb(-places) + Decimal(5).scaleb(-places - 1))  # e.g. 0.0625 at 3 places
     expected = float(Decimal(whole).scaleb(-places) + (Decimal(1).scaleb(-places) if half >= 0 else 0))
@@ -227,13 +227,16 @@ def test_steps_text_never_shows_negative_zero(row, places):
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.one_of(
-    st.binary(max_size=300),
-    st.text(max_size=300),
-    st.text(alphabet="0123456789.,;\t\n\r -+eE\"'nai\u2212\ufeff", max_size=200),
-    st.lists(st.lists(st.sampled_from(["1", "-2.5", "1e400", "nan", "", "x", "1,5", " 3 "]), max_size=4),
-             max_size=5).map(lambda rows: "\n".join(",".join(r) for r in rows)),
-))
+@given(
+    st.one_of(
+        st.binary(max_size=300),
+        st.text(max_size=300),
+        st.text(alphabet="0123456789.,;\t\n\r -+eE\"'nai\u2212\ufeff", max_size=200),
+        st.lists(
+            st.lists(st.sampled_from(["1", "-2.5", "1e400", "nan", "", "x", "1,5", " 3 "]), max_size=4), max_size=5
+        ).map(lambda rows: "\n".join(",".join(r) for r in rows)),
+    )
+)
 @example(b"")
 @example(b"\xff\xfe")
 @example("1e400\n")  # once mistaken for a header line
@@ -286,7 +289,7 @@ def _calculator_agrees(line: str, formula: str) -> None:
     from decimal import localcontext
 
     assert line.startswith(formula + " = "), line
-    operands, result = line[len(formula) + 3:].rsplit(" = ", 1)
+    operands, result = line[len(formula) + 3 :].rsplit(" = ", 1)
     shown = _parsed_results(result)
     with localcontext() as context:
         context.prec = 60
@@ -296,17 +299,24 @@ def _calculator_agrees(line: str, formula: str) -> None:
     for worked_out, result_text in zip(values, shown):
         places = len(result_text.split(".")[1]) if "." in result_text else 0
         assert abs(worked_out - Decimal(result_text)) <= Decimal(5).scaleb(-places - 1), (
-            f"a calculator disagrees: {line}\n  {worked_out} does not round to {result_text}")
+            f"a calculator disagrees: {line}\n  {worked_out} does not round to {result_text}"
+        )
 
 
 rows_to_show = st.lists(st.integers(-3000, 3000).map(lambda k: k / 1000), min_size=1, max_size=6)
 flat_rows = st.tuples(st.floats(-5, 5), st.integers(2, 5)).map(
-    lambda t: [round(t[0] + k * 0.001, 3) for k in range(t[1])])  # variance far below the display step
+    lambda t: [round(t[0] + k * 0.001, 3) for k in range(t[1])]
+)  # variance far below the display step
 
 
 @FAST
-@given(row=st.one_of(rows_to_show, flat_rows), eps=st.sampled_from([0.0, 1e-5, 1e-3, 0.1, 1e-8]),
-       affine=st.booleans(), decimals=st.sampled_from([None, None, 2, 3, 4, 6]), data=st.data())
+@given(
+    row=st.one_of(rows_to_show, flat_rows),
+    eps=st.sampled_from([0.0, 1e-5, 1e-3, 0.1, 1e-8]),
+    affine=st.booleans(),
+    decimals=st.sampled_from([None, None, 2, 3, 4, 6]),
+    data=st.data(),
+)
 @example(row=[0.663, 0.779, 0.648], eps=1e-5, affine=False, decimals=None, data=None)  # 06's row 5
 @example(row=[1.133, -0.299, 0.503], eps=1e-5, affine=False, decimals=None, data=None)
 @example(row=[0.663, 0.779, 0.648], eps=1e-5, affine=False, decimals=3, data=None)

@@ -60,37 +60,73 @@ def test_every_number_in_the_prose_is_computed(path, facts):
                 unknown.append(f"{path.name}, cell {index}: {number}")
     assert not unknown, (
         "These numbers in markdown are not computed anywhere (tests/prose_facts.py); fix the prose, "
-        "or add the fact with its computation:\n" + "\n".join(unknown))
+        "or add the fact with its computation:\n" + "\n".join(unknown)
+    )
 
 
 # --- The checker itself -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("markdown, expected", [
-    ("mean ≈ 0.446, exact 0.44567", ["0.446", "0.44567"]),
-    ("outputs −1.27 and -0.745 and (−0.299)²", ["−1.27", "-0.745", "−0.299"]),
-    ("$1.133 - 0.446 = 0.687$ and $\\sqrt{0.343} \\approx 0.586$", ["1.133", "0.446", "0.687", "0.343", "0.586"]),
-    ("eps is 1e-5 (`eps=1e-5`), BERT uses 1e−12", ["1e-5", "1e-5", "1e−12"]),
-    ("row 1 has 3 features; notebook 07; f1, x_1, 10,000", []),
-    ("squares sum to 4.28.", ["4.28"]),
-    ("[notebook 3](03_variance.ipynb) at https://example.org/v1.2 <img width=1.5>", []),
-])
+@pytest.mark.parametrize(
+    "markdown, expected",
+    [
+        ("mean ≈ 0.446, exact 0.44567", ["0.446", "0.44567"]),
+        ("outputs −1.27 and -0.745 and (−0.299)²", ["−1.27", "-0.745", "−0.299"]),
+        ("$1.133 - 0.446 = 0.687$ and $\\sqrt{0.343} \\approx 0.586$", ["1.133", "0.446", "0.687", "0.343", "0.586"]),
+        ("eps is 1e-5 (`eps=1e-5`), BERT uses 1e−12", ["1e-5", "1e-5", "1e−12"]),
+        ("row 1 has 3 features; notebook 07; f1, x_1, 10,000", []),
+        ("squares sum to 4.28.", ["4.28"]),
+        ("[notebook 3](03_variance.ipynb) at https://example.org/v1.2 <img width=1.5>", []),
+    ],
+)
 def test_quoted_numbers_are_found(markdown, expected):
     assert quoted_numbers(markdown) == expected
 
 
-@pytest.mark.parametrize("number", [
-    "0.446", "0.44567", "0.4457", "−1.2707", "-1.27", "1.17", "0.10", "0.687", "−0.745", "0.343",
-    "0.586", "0.58602", "4.28", "1.40", "−0.62", "1.49", "−0.89", "1e-5", "1e-12", "1e-3", "1.732",
-])
+@pytest.mark.parametrize(
+    "number",
+    [
+        "0.446",
+        "0.44567",
+        "0.4457",
+        "−1.2707",
+        "-1.27",
+        "1.17",
+        "0.10",
+        "0.687",
+        "−0.745",
+        "0.343",
+        "0.586",
+        "0.58602",
+        "4.28",
+        "1.40",
+        "−0.62",
+        "1.49",
+        "−0.89",
+        "1e-5",
+        "1e-12",
+        "1e-3",
+        "1.732",
+    ],
+)
 def test_known_results_are_facts(number, facts):
     assert facts.explain(number) is not None, f"{number} should be a fact"
 
 
-@pytest.mark.parametrize("number", [
-    "0.447",  # row 1's mean mis-rounded (0.44567)
-    "1.28", "4.29", "0.589", "1.1730", "1e-7", "−0.446", "0.0979", "0.3435",
-])
+@pytest.mark.parametrize(
+    "number",
+    [
+        "0.447",  # row 1's mean mis-rounded (0.44567)
+        "1.28",
+        "4.29",
+        "0.589",
+        "1.1730",
+        "1e-7",
+        "−0.446",
+        "0.0979",
+        "0.3435",
+    ],
+)
 def test_wrong_numbers_are_not_facts(number, facts):
     assert facts.explain(number) is None, f"{number} matched {facts.explain(number)!r}"
 

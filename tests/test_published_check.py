@@ -103,6 +103,7 @@ def test_the_true_output_rounded_passes_and_its_eps_ranges_are_right():
     assert all(row.verdict.startswith("right") for row in check.rows)
     for row, x_row, digits in zip(check.rows, LESSON_X, TRUE_ROUNDED):
         for convention, fit in zip(CONVENTIONS, row.eps_fits):
+
             def prints(eps, x_row=x_row, convention=convention, digits=digits):
                 return prints_as(layer_norm_under(x_row, eps, convention.unbiased, convention.eps_inside_root), digits)
 
@@ -132,8 +133,11 @@ def test_a_different_eps_is_recognised_as_possible_but_not_this_one():
     assert row5.verdict.startswith("wrong here")
 
 
-@pytest.mark.parametrize("convention", CONVENTIONS, ids=lambda c: ("unbiased" if c.unbiased else "biased")
-                         + ("-eps-inside" if c.eps_inside_root else "-eps-outside"))
+@pytest.mark.parametrize(
+    "convention",
+    CONVENTIONS,
+    ids=lambda c: ("unbiased" if c.unbiased else "biased") + ("-eps-inside" if c.eps_inside_root else "-eps-outside"),
+)
 @settings(max_examples=60, deadline=None)
 @given(
     row=st.lists(st.floats(-100, 100, allow_nan=False), min_size=2, max_size=8),
@@ -192,14 +196,17 @@ def test_a_constant_row_fits_only_zeros():
     assert not any(fit.fits for fit in check_published_output([[0.1, 0.0, -0.1]], x).rows[0].eps_fits)
 
 
-@pytest.mark.parametrize("published, x, kwargs, words", [
-    ([[1.0, 2.0]], LESSON_X, {}, "shape"),
-    ([[1.0, float("nan"), 0.0]], [[1.0, 2.0, 3.0]], {}, "NaN"),
-    ([[1.0]], [[1.0]], {}, "at least 2 features"),
-    ([[0.0, 0.0]], [[1.0, 2.0]], {"eps": -1.0}, "eps"),
-    ([[0.0, 0.0]], [[1.0, 2.0]], {"places": 2.5}, "places"),
-    ([[0.0, "a"]], [[1.0, 2.0]], {}, "not a rectangular table"),
-])
+@pytest.mark.parametrize(
+    "published, x, kwargs, words",
+    [
+        ([[1.0, 2.0]], LESSON_X, {}, "shape"),
+        ([[1.0, float("nan"), 0.0]], [[1.0, 2.0, 3.0]], {}, "NaN"),
+        ([[1.0]], [[1.0]], {}, "at least 2 features"),
+        ([[0.0, 0.0]], [[1.0, 2.0]], {"eps": -1.0}, "eps"),
+        ([[0.0, 0.0]], [[1.0, 2.0]], {"places": 2.5}, "places"),
+        ([[0.0, "a"]], [[1.0, 2.0]], {}, "not a rectangular table"),
+    ],
+)
 def test_bad_input_is_explained(published, x, kwargs, words):
     with pytest.raises(ValueError, match=words):
         check_published_output(published, x, **kwargs)

@@ -94,8 +94,9 @@ def test_compare_implementations_on_the_residual_matrix(report):
     assert not mistake.close and not mistake.exact
     assert not mistake.expected_to_match and mistake.as_expected
     # the largest difference, computed here from exact arithmetic
-    expected_gap = max(abs(a - b) for row in LESSON_X_TEXT
-                       for a, b in zip(exact_output(row, unbiased=True), exact_output(row)))
+    expected_gap = max(
+        abs(a - b) for row in LESSON_X_TEXT for a, b in zip(exact_output(row, unbiased=True), exact_output(row))
+    )
     assert mistake.max_difference == pytest.approx(expected_gap, abs=1e-12)
     assert mistake.max_difference > 0.2
 
@@ -148,12 +149,14 @@ def nbval_sanitized(text: str) -> str:
 def test_stored_comparisons_do_not_depend_on_the_processor(report, view):
     """Whether a matching implementation is bit-for-bit equal to nn.LayerNorm depends on the order in
     which PyTorch adds, so on the processor; nbval must not see that, and must see everything else."""
+
     def with_rows(rows):
         return dataclasses.replace(report, rows=tuple(rows))
 
     bitwise = with_rows(dataclasses.replace(r, exact=True, max_difference=0.0) if r.close else r for r in report.rows)
-    last_bit = with_rows(dataclasses.replace(r, exact=False, max_difference=2e-16) if r.close else r
-                         for r in report.rows)
+    last_bit = with_rows(
+        dataclasses.replace(r, exact=False, max_difference=2e-16) if r.close else r for r in report.rows
+    )
     assert view(bitwise) != view(last_bit)
     assert nbval_sanitized(view(bitwise)) == nbval_sanitized(view(last_bit))
     stops_matching = with_rows([dataclasses.replace(report.rows[0], close=False, max_difference=0.3), *report.rows[1:]])

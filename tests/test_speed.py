@@ -13,8 +13,14 @@ from helpers import speed
 def test_spread_matches_the_statistics_module():
     times = [3.0, 1.0, 4.0, 1.5, 9.0, 2.5, 6.0]
     quartiles = statistics.quantiles(times, n=4, method="inclusive")  # numpy's default "linear" method
-    assert speed.spread(times) == {"median": statistics.median(times), "q1": quartiles[0], "q3": quartiles[2],
-                                   "min": 1.0, "max": 9.0, "n": 7}
+    assert speed.spread(times) == {
+        "median": statistics.median(times),
+        "q1": quartiles[0],
+        "q3": quartiles[2],
+        "min": 1.0,
+        "max": 9.0,
+        "n": 7,
+    }
 
 
 @pytest.mark.parametrize("bad", [[], [0.0], [-1.0], [math.nan]])
@@ -58,8 +64,10 @@ class TestResultsChoice:
     def test_committed_file_without_a_local_run(self, tmp_path):
         assert speed.results_path(tmp_path, {}) == tmp_path / speed.COMMITTED_RESULTS
 
-    @pytest.mark.parametrize("environ", [{"PYTEST_CURRENT_TEST": "x"}, {speed.CHOICE_VARIABLE: "committed"},
-                                         {speed.CHOICE_VARIABLE: " Committed "}])
+    @pytest.mark.parametrize(
+        "environ",
+        [{"PYTEST_CURRENT_TEST": "x"}, {speed.CHOICE_VARIABLE: "committed"}, {speed.CHOICE_VARIABLE: " Committed "}],
+    )
     def test_tests_and_the_variable_force_the_committed_file(self, tmp_path, environ):
         (tmp_path / speed.LOCAL_RESULTS).write_text("{}")
         assert speed.results_path(tmp_path, environ) == tmp_path / speed.COMMITTED_RESULTS
@@ -74,14 +82,26 @@ class TestResultsChoice:
 
 
 def make_result(name, regime, gb, threads=1, rows=8, direction="forward", ceiling="copy"):
-    return {"implementation": name, "regime": regime, "rows": rows, "features": 4, "gb_per_s": gb,
-            "threads": threads, "direction": direction, "ceiling": ceiling}
+    return {
+        "implementation": name,
+        "regime": regime,
+        "rows": rows,
+        "features": 4,
+        "gb_per_s": gb,
+        "threads": threads,
+        "direction": direction,
+        "ceiling": ceiling,
+    }
 
 
 def test_fraction_and_machine_roofline_read_the_right_results():
-    results = [make_result("copy", "from memory", 20.0), make_result("copy", "in cache", 80.0),
-               make_result("ln", "from memory", 10.0), make_result("ln", "in cache", 20.0),
-               make_result("copy", "from memory", 99.0, rows=1)]  # a smaller size: not the bandwidth
+    results = [
+        make_result("copy", "from memory", 20.0),
+        make_result("copy", "in cache", 80.0),
+        make_result("ln", "from memory", 10.0),
+        make_result("ln", "in cache", 20.0),
+        make_result("copy", "from memory", 99.0, rows=1),
+    ]  # a smaller size: not the bandwidth
     document = {"results": results, "peak_flops": [{"flops_per_s": 50e9}, {"flops_per_s": 100e9}]}
     assert speed.fraction_of_ceiling(results, results[2]) == 0.5
     assert speed.fraction_of_ceiling(results, results[3]) == 0.25

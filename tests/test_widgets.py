@@ -72,8 +72,15 @@ def test_row_editor_shows_every_stage_of_each_lesson_row(row):
 
 def test_every_stage_is_shown_beside_its_formula():
     text = repr(widgets.row_editor(X[0]))
-    for formula in ("μ = (x₁ + … + xₙ) / n", "x − μ", "(x − μ)²", "σ² = Σ(x − μ)² / n", "√(σ² + ε)",
-                    "x̂ = (x − μ) / √(σ² + ε)", "y = γ · x̂ + β"):
+    for formula in (
+        "μ = (x₁ + … + xₙ) / n",
+        "x − μ",
+        "(x − μ)²",
+        "σ² = Σ(x − μ)² / n",
+        "√(σ² + ε)",
+        "x̂ = (x − μ) / √(σ² + ε)",
+        "y = γ · x̂ + β",
+    ):
         assert formula in text
     mean_line = next(line for line in text.splitlines() if "μ = (x₁" in line)
     assert mean_line.rstrip().endswith("0.4457")
@@ -88,10 +95,17 @@ def test_text_form_is_the_numbers_in_full_not_vbox():
     assert str(editor) == text
 
 
-@pytest.mark.parametrize("pasted", [
-    "1.133, -0.299, 0.503", "[1.133 -0.299 0.503]", "  1.133,-0.299 ,  0.503  ", "(1.133; −0.299; 0.503)",
-    "1.133\t-0.299\t0.503", "[1.133, -0.299, 0.503,]",
-])
+@pytest.mark.parametrize(
+    "pasted",
+    [
+        "1.133, -0.299, 0.503",
+        "[1.133 -0.299 0.503]",
+        "  1.133,-0.299 ,  0.503  ",
+        "(1.133; −0.299; 0.503)",
+        "1.133\t-0.299\t0.503",
+        "[1.133, -0.299, 0.503,]",
+    ],
+)
 def test_the_paste_field_accepts_what_people_paste(pasted):
     editor = widgets.row_editor([1, 2, 3])
     editor.row_text.value = pasted  # exactly what typing into the box does
@@ -101,9 +115,11 @@ def test_the_paste_field_accepts_what_people_paste(pasted):
 
 
 @settings(max_examples=40, deadline=None)
-@given(row=st.lists(st.floats(-1e6, 1e6, allow_nan=False).map(lambda v: round(v, 4)), min_size=1, max_size=20),
-       separator=st.sampled_from([", ", ",", " ", "  ", "\t", "; ", " , "]),
-       brackets=st.sampled_from(["{}", "[{}]", "({})", " [ {} ] ", "{},"]))
+@given(
+    row=st.lists(st.floats(-1e6, 1e6, allow_nan=False).map(lambda v: round(v, 4)), min_size=1, max_size=20),
+    separator=st.sampled_from([", ", ",", " ", "  ", "\t", "; ", " , "]),
+    brackets=st.sampled_from(["{}", "[{}]", "({})", " [ {} ] ", "{},"]),
+)
 def test_any_pasted_row_gives_the_numpy_result(row, separator, brackets):
     editor = widgets.row_editor([1, 2, 3])
     editor.set_row(brackets.format(separator.join(str(v) for v in row)))
@@ -130,8 +146,15 @@ def test_editing_one_value_box_recomputes_everything():
     assert_shows(repr(editor), numpy_stages(row)["normalised"])
 
 
-@pytest.mark.parametrize("text, words", [("", "Value 2 is empty"), ("abc", "Value 2 'abc' is not a number"),
-                                         ("1 2", "Value 2 '1 2' is not a number"), ("nan", "NaN")])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("", "Value 2 is empty"),
+        ("abc", "Value 2 'abc' is not a number"),
+        ("1 2", "Value 2 '1 2' is not a number"),
+        ("nan", "NaN"),
+    ],
+)
 def test_a_bad_value_box_shows_a_message_and_keeps_the_row(text, words):
     editor = widgets.row_editor(X[0])
     good = editor.record
@@ -182,9 +205,14 @@ def test_by_hand_shows_the_lessons_digits_beside_the_exact_ones():
     editor.set_decimals(3)
     assert editor.by_hand.value and editor.places.value == 3 and editor.record.decimals == 3
     text = repr(editor)
-    for line_start, digits in (("mean", "0.446"), ("differences", "0.687  -0.745   0.057"),
-                               ("squares", "0.472   0.555   0.003"), ("variance", "0.343"), ("std", "0.586"),
-                               ("normalised", "1.172  -1.271   0.097")):
+    for line_start, digits in (
+        ("mean", "0.446"),
+        ("differences", "0.687  -0.745   0.057"),
+        ("squares", "0.472   0.555   0.003"),
+        ("variance", "0.343"),
+        ("std", "0.586"),
+        ("normalised", "1.172  -1.271   0.097"),
+    ):
         line = next(line for line in text.splitlines() if line.strip(" ▶").startswith(line_start))
         assert digits in line, line
     assert "exact" in text and "0.44567" in text  # exact values to 5 places beside the hand ones
@@ -228,10 +256,14 @@ def test_focus_on_a_stage_that_does_not_exist_is_refused_in_plain_words():
         widgets.row_editor(X[0], focus=("mean", "median"))
 
 
-@pytest.mark.parametrize("typed, boxes", [
-    ("1, 2, 3", ["1", "2", "3"]), ("[1.50 −2 3e-2]", ["1.50", "-2", "3e-2"]),
-    ("0.1;0.20;  0.300", ["0.1", "0.20", "0.300"]),
-])
+@pytest.mark.parametrize(
+    "typed, boxes",
+    [
+        ("1, 2, 3", ["1", "2", "3"]),
+        ("[1.50 −2 3e-2]", ["1.50", "-2", "3e-2"]),
+        ("0.1;0.20;  0.300", ["0.1", "0.20", "0.300"]),
+    ],
+)
 def test_value_boxes_show_each_value_as_it_was_typed(typed, boxes):
     editor = widgets.row_editor(X[0])
     editor.set_row(typed)
@@ -301,7 +333,9 @@ def test_fixing_the_bad_field_clears_the_message():
     editor = widgets.row_editor(X[0])
     editor.set_eps("abc")
     editor.set_row("1, x")
-    assert "eps" in editor.messages["eps"].value and "Value 2" in editor.messages["row"].value  # both problems, each by its field
+    assert (
+        "eps" in editor.messages["eps"].value and "Value 2" in editor.messages["row"].value
+    )  # both problems, each by its field
     editor.set_eps("1e-5")
     assert "ε" not in editor.message and "Value 2" in editor.message
     editor.set_row(X[1])
@@ -508,10 +542,18 @@ def test_matrix_editor_highlights_the_current_row():
     assert_shows(editor.steps_html.value, numpy_stages(X[2])["normalised"])
 
 
-@pytest.mark.parametrize("text, words", [
-    ("abc", "'abc' is not a number"), ("", "empty"), ("nan", "NaN"), ("inf", "infinity"),
-    ("1e400", "too large"), ("1e200", "too large"), ("1 2", "not a number"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("abc", "'abc' is not a number"),
+        ("", "empty"),
+        ("nan", "NaN"),
+        ("inf", "infinity"),
+        ("1e400", "too large"),
+        ("1e200", "too large"),
+        ("1 2", "not a number"),
+    ],
+)
 def test_a_bad_cell_is_named_and_the_last_good_output_stays(text, words):
     editor = widgets.matrix_editor(X)
     good = editor.output.copy()
@@ -585,8 +627,13 @@ def test_answer_checker_for_normalised_and_std():
 
 
 def test_multiple_choice_right_wrong_and_not_an_option():
-    question = widgets.multiple_choice("Which row has the smallest spread?", ["row 1", "row 5"], "row 5",
-                                       explanation="Its three values are close.", hint="Compare the gaps.")
+    question = widgets.multiple_choice(
+        "Which row has the smallest spread?",
+        ["row 1", "row 5"],
+        "row 5",
+        explanation="Its three values are close.",
+        hint="Compare the gaps.",
+    )
     assert "(choose an answer)" in repr(question) and question.choice is None
     question.choose("row 1")
     assert "✗ Not row 1. Compare the gaps." in repr(question) and "(•) row 1" in repr(question)
@@ -610,16 +657,35 @@ def test_only_core_widgets_shared_by_ipywidgets_7_and_8_are_used():
 
     source = inspect.getsource(widgets)
     used = set(re.findall(r"widgets\.([A-Z]\w+)\(", source))
-    shared = {"Text", "FloatLogSlider", "BoundedIntText", "Dropdown", "ToggleButton", "Checkbox", "Button",
-              "HTML", "Label", "HBox", "VBox", "Layout", "Image", "RadioButtons"}
+    shared = {
+        "Text",
+        "FloatLogSlider",
+        "BoundedIntText",
+        "Dropdown",
+        "ToggleButton",
+        "Checkbox",
+        "Button",
+        "HTML",
+        "Label",
+        "HBox",
+        "VBox",
+        "Layout",
+        "Image",
+        "RadioButtons",
+    }
     assert used <= shared, used - shared
     for avoided in ("Stack", "TagsInput", "description_allow_html", "on_submit", "Output(", "tooltip"):
         assert avoided not in source
 
 
 def test_multiple_choice_says_right_or_wrong_and_prints_its_state():
-    question = widgets.multiple_choice("Which row spreads least?", ["row 1", "row 5"], "row 5",
-                                       explanation="Its values are almost equal.", hint="Compare each row's ends.")
+    question = widgets.multiple_choice(
+        "Which row spreads least?",
+        ["row 1", "row 5"],
+        "row 5",
+        explanation="Its values are almost equal.",
+        hint="Compare each row's ends.",
+    )
     assert "(choose an answer)" in repr(question)
     question.choose("row 1")
     assert question.choice == "row 1"
@@ -653,8 +719,12 @@ def test_live_table_remakes_its_table_on_every_change_and_keeps_the_last_good_on
 
 
 def test_number_question_judges_typed_answers_and_explains_bad_text():
-    question = widgets.number_question("What is 1/σ for row 1?", 1 / np.sqrt(X[0].var() + EPS), tolerance=5e-4,
-                                       hint="Divide 1 by the standard deviation, 0.58602.")
+    question = widgets.number_question(
+        "What is 1/σ for row 1?",
+        1 / np.sqrt(X[0].var() + EPS),
+        tolerance=5e-4,
+        hint="Divide 1 by the standard deviation, 0.58602.",
+    )
     assert "(type your answer" in repr(question)
     assert question.check("1.7064") is True and "✓ Right" in repr(question)
     assert question.check("1.71") is False and "✗ Not yet. Divide 1 by the standard deviation" in repr(question)
@@ -710,8 +780,14 @@ def test_ragged_matrix_none_eps_and_bad_question_numbers_are_plain_value_errors(
 
 
 def test_every_widget_shares_one_message_and_one_way_to_show_it():
-    for cls in (widgets.StepExplorer, widgets.MatrixEditor, widgets.AnswerChecker, widgets.MultipleChoice,
-                widgets.LiveTable, widgets.NumberQuestion):
+    for cls in (
+        widgets.StepExplorer,
+        widgets.MatrixEditor,
+        widgets.AnswerChecker,
+        widgets.MultipleChoice,
+        widgets.LiveTable,
+        widgets.NumberQuestion,
+    ):
         assert "message" not in vars(cls) and "_show_problems" not in vars(cls), cls.__name__
     assert "_show_problems" in vars(widgets.RowEditor)  # one message per field
     assert not hasattr(widgets, "diagnose")
@@ -724,13 +800,19 @@ def test_every_widget_shares_one_message_and_one_way_to_show_it():
 # --- the row editor follows the notebook: upto=<stage> (driven and read back as HTML)
 
 
-@pytest.mark.parametrize(("upto", "shown", "controls"), [
-    ("mean", ["input", "mean"], {"eps": False, "gamma": False}),
-    ("variance", ["input", "mean", "differences", "squares", "variance"], {"eps": False, "gamma": False}),
-    ("std", ["input", "mean", "differences", "squares", "variance", "epsilon", "variance + ε", "std"],
-     {"eps": True, "gamma": False}),
-    ("output", None, {"eps": True, "gamma": True}),
-])
+@pytest.mark.parametrize(
+    ("upto", "shown", "controls"),
+    [
+        ("mean", ["input", "mean"], {"eps": False, "gamma": False}),
+        ("variance", ["input", "mean", "differences", "squares", "variance"], {"eps": False, "gamma": False}),
+        (
+            "std",
+            ["input", "mean", "differences", "squares", "variance", "epsilon", "variance + ε", "std"],
+            {"eps": True, "gamma": False},
+        ),
+        ("output", None, {"eps": True, "gamma": True}),
+    ],
+)
 def test_row_editor_upto_shows_the_stages_learned_and_hides_idle_controls(upto, shown, controls):
     editor = widgets.row_editor(X[4], upto=upto)
     rows = rows_by_label(editor.table.value)
@@ -802,7 +884,9 @@ def test_explorer_title_stage_and_marks_follow_every_action():
         assert std_row.cells[1].endswith(f"= {four(expected['std'][0])}")  # the std, not the variance
         assert f"row {row + 1} of 5" in repr(explorer)
     explorer.show_all(True)
-    assert not re.search(r"step \d+ of", explorer.position_label.value) and "all 9 steps" in explorer.position_label.value
+    assert (
+        not re.search(r"step \d+ of", explorer.position_label.value) and "all 9 steps" in explorer.position_label.value
+    )
     assert "step 7 of 9" not in repr(explorer)
     assert [r.label for r in tables(explorer.stages_html.value)[0]][-1] == "output"
     explorer.select_row(9)  # a bad row: a message; the reserved line keeps the widget from jumping

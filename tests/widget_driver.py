@@ -109,16 +109,23 @@ def expected_stages(row, eps=1e-5, gamma=1.0, beta=0.0) -> dict[str, np.ndarray]
     variance = (differences**2).sum() / row.size
     std = np.sqrt(variance + eps)
     normalised = differences / std
-    return {"input": row, "mean": np.array([mean]), "differences": differences, "squares": differences**2,
-            "variance": np.array([variance]), "std": np.array([std]), "normalised": normalised,
-            "output": np.asarray(gamma) * normalised + np.asarray(beta)}
+    return {
+        "input": row,
+        "mean": np.array([mean]),
+        "differences": differences,
+        "squares": differences**2,
+        "variance": np.array([variance]),
+        "std": np.array([std]),
+        "normalised": normalised,
+        "output": np.asarray(gamma) * normalised + np.asarray(beta),
+    }
 
 
 def assert_row_shows(row: Row, values, places: int = 4) -> None:
     """The row's number cells are exactly ``values`` shown to ``places`` places."""
     shown = row.numbers()
     wanted = [float(f"{v:.{places}f}") for v in np.ravel(values)]
-    assert shown[:len(wanted)] == wanted, f"{row.label}: shows {shown}, expected {wanted}"
+    assert shown[: len(wanted)] == wanted, f"{row.label}: shows {shown}, expected {wanted}"
 
 
 def highlighted_labels(html: str) -> list[str]:

@@ -108,8 +108,7 @@ def execute(path: Path, timeout: int, kernel_log) -> None:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("notebooks", nargs="*", type=Path)
-    parser.add_argument("--timeout", type=int, default=120,
-                        help="seconds a single cell may run (default: 120)")
+    parser.add_argument("--timeout", type=int, default=120, help="seconds a single cell may run (default: 120)")
     args = parser.parse_args(argv)
 
     paths = args.notebooks or sorted(NOTEBOOKS.glob("*.ipynb"), key=natural_key)
@@ -146,8 +145,7 @@ def main(argv: list[str]) -> int:
         if kernel_output:
             print(kernel_output, file=sys.stderr, flush=True)
 
-    print(f"{len(paths) - len(failed)} of {len(paths)} notebook(s) executed "
-          f"in {time.monotonic() - total:.1f} s")
+    print(f"{len(paths) - len(failed)} of {len(paths)} notebook(s) executed in {time.monotonic() - total:.1f} s")
     if failed:
         print("failed (left unchanged on disk): " + ", ".join(failed), file=sys.stderr)
         return 1

@@ -44,23 +44,38 @@ DEFAULT_OUTPUT = ROOT / "build" / "slides"
 # The widget renderer must match ipywidgets 8 (html-manager 1.x); reveal.js 4.0.2 is what nbconvert's
 # reveal template is written for.
 VENDOR = {
-    "reveal.js": ("4.0.2",
-                  "sha512-LWZSUenufF1gpD7npxJ7KfoQQFKgc1D6XrLTFgKlwWNP1BQ74hT48KONFWMAw+8R/QUeaScCLCLrBVHDfFIEiw==",
-                  {"dist/reveal.js": "reveal.js/dist/reveal.js", "dist/reveal.css": "reveal.js/dist/reveal.css",
-                   "dist/theme/white.css": "reveal.js/dist/theme/white.css",
-                   "dist/theme/fonts/source-sans-pro/": "reveal.js/dist/theme/fonts/source-sans-pro/",
-                   "plugin/notes/notes.js": "reveal.js/plugin/notes/notes.js", "LICENSE": "reveal.js/LICENSE"}),
+    "reveal.js": (
+        "4.0.2",
+        "sha512-LWZSUenufF1gpD7npxJ7KfoQQFKgc1D6XrLTFgKlwWNP1BQ74hT48KONFWMAw+8R/QUeaScCLCLrBVHDfFIEiw==",
+        {
+            "dist/reveal.js": "reveal.js/dist/reveal.js",
+            "dist/reveal.css": "reveal.js/dist/reveal.css",
+            "dist/theme/white.css": "reveal.js/dist/theme/white.css",
+            "dist/theme/fonts/source-sans-pro/": "reveal.js/dist/theme/fonts/source-sans-pro/",
+            "plugin/notes/notes.js": "reveal.js/plugin/notes/notes.js",
+            "LICENSE": "reveal.js/LICENSE",
+        },
+    ),
     "@jupyter-widgets/html-manager": (
         "1.0.15",
         "sha512-5thBIV6ymNgmPVOHvzx+gGy8ZSKmSazhtGw4/c4xJDVzRhG9PTeQsRjF3FUTopvFi//SABeNz1yp47bCrJ3CQA==",
-        {"dist/embed-amd.js": "html-manager/embed-amd.js", "dist/*.woff2": "html-manager/",
-         "dist/*.woff": "html-manager/", "dist/embed.js.LICENSE.txt": "html-manager/LICENSE.txt"}),
-    "requirejs": ("2.3.7",
-                  "sha512-DouTG8T1WanGok6Qjg2SXuCMzszOo0eHeH9hDZ5Y4x8Je+9JB38HdTLT4/VA8OaUhBa0JPVHJ0pyBkM1z+pDsw==",
-                  {"require.js": "require.js"}),
-    "jquery": ("3.7.1",
-               "sha512-m4avr8yL8kmFN8psrbFFFmB/If14iN5o9nw/NgnnM+kybDJpRsAynV2BsfpTYrTRysYUdADVD7CkUUizgkpLfg==",
-               {"dist/jquery.min.js": "jquery.min.js", "LICENSE.txt": "jquery.LICENSE.txt"}),
+        {
+            "dist/embed-amd.js": "html-manager/embed-amd.js",
+            "dist/*.woff2": "html-manager/",
+            "dist/*.woff": "html-manager/",
+            "dist/embed.js.LICENSE.txt": "html-manager/LICENSE.txt",
+        },
+    ),
+    "requirejs": (
+        "2.3.7",
+        "sha512-DouTG8T1WanGok6Qjg2SXuCMzszOo0eHeH9hDZ5Y4x8Je+9JB38HdTLT4/VA8OaUhBa0JPVHJ0pyBkM1z+pDsw==",
+        {"require.js": "require.js"},
+    ),
+    "jquery": (
+        "3.7.1",
+        "sha512-m4avr8yL8kmFN8psrbFFFmB/If14iN5o9nw/NgnnM+kybDJpRsAynV2BsfpTYrTRysYUdADVD7CkUUizgkpLfg==",
+        {"dist/jquery.min.js": "jquery.min.js", "LICENSE.txt": "jquery.LICENSE.txt"},
+    ),
 }
 # The slides' canvas: 16:9, so projectors and laptops show it whole; reveal.js scales it to the screen.
 CANVAS = (1280, 720)
@@ -81,8 +96,10 @@ STEP_LINE = re.compile(r"^\s*[-*]\s+\*\*(?P<stage>[^*]+)\*\*\s*:?\s*(?P<text>.*)
 
 
 NPM_TIMEOUT = 300  # seconds for one `npm pack`
-NEEDS_NETWORK_ONCE = ("The first export needs network access once, to fetch reveal.js and its helpers into "
-                      "build/npm/; connect and run `python3 run.py slides` again (later exports work offline).")
+NEEDS_NETWORK_ONCE = (
+    "The first export needs network access once, to fetch reveal.js and its helpers into "
+    "build/npm/; connect and run `python3 run.py slides` again (later exports work offline)."
+)
 
 
 class SlidesError(Exception):
@@ -104,21 +121,31 @@ def npm_tarball(name: str, version: str, integrity: str) -> Path:
     if not path.is_file():
         npm = shutil.which("npm")
         if npm is None:
-            raise SlidesError("npm (Node.js) is needed once, to fetch reveal.js and the widget renderer: "
-                              "install it (Debian/Ubuntu: `apt-get install npm`) and run this again.")
+            raise SlidesError(
+                "npm (Node.js) is needed once, to fetch reveal.js and the widget renderer: "
+                "install it (Debian/Ubuntu: `apt-get install npm`) and run this again."
+            )
         NPM_CACHE.mkdir(parents=True, exist_ok=True)
         try:
-            result = subprocess.run([npm, "pack", f"{name}@{version}", "--pack-destination", str(NPM_CACHE),
-                                     "--loglevel=error"], cwd=NPM_CACHE, capture_output=True, text=True,
-                                    timeout=NPM_TIMEOUT)
+            result = subprocess.run(
+                [npm, "pack", f"{name}@{version}", "--pack-destination", str(NPM_CACHE), "--loglevel=error"],
+                cwd=NPM_CACHE,
+                capture_output=True,
+                text=True,
+                timeout=NPM_TIMEOUT,
+            )
         except subprocess.TimeoutExpired:
-            raise SlidesError(f"fetching {name}@{version} from the npm registry took longer than {NPM_TIMEOUT} s. "
-                              + NEEDS_NETWORK_ONCE) from None
+            raise SlidesError(
+                f"fetching {name}@{version} from the npm registry took longer than {NPM_TIMEOUT} s. "
+                + NEEDS_NETWORK_ONCE
+            ) from None
         if result.returncode != 0 or not path.is_file():
             said = (result.stderr.strip() or result.stdout.strip()).splitlines()
             reason = f" npm said: {said[-1].strip()}" if said else " npm gave no reason."
-            raise SlidesError(f"`npm pack {name}@{version}` could not fetch it from the npm registry (exit code "
-                              f"{result.returncode}).{reason} " + NEEDS_NETWORK_ONCE)
+            raise SlidesError(
+                f"`npm pack {name}@{version}` could not fetch it from the npm registry (exit code "
+                f"{result.returncode}).{reason} " + NEEDS_NETWORK_ONCE
+            )
     if _integrity(path) != integrity:
         path.unlink()
         raise SlidesError(f"{filename} does not match its pinned sha512; it was removed, run this again.")
@@ -133,8 +160,9 @@ def vendor(output: Path) -> list[Path]:
     written = []
     for name, (version, integrity, files) in VENDOR.items():
         with tarfile.open(npm_tarball(name, version, integrity)) as archive:
-            members = {member.name.removeprefix("package/"): member for member in archive.getmembers()
-                       if member.isfile()}
+            members = {
+                member.name.removeprefix("package/"): member for member in archive.getmembers() if member.isfile()
+            }
             for source, destination in files.items():
                 if source.endswith("/"):
                     chosen = [key for key in members if key.startswith(source)]
@@ -146,8 +174,11 @@ def vendor(output: Path) -> list[Path]:
                 if not chosen:
                     raise SlidesError(f"{name}@{version} has no {source}")
                 for key in chosen:
-                    relative = destination + key[len(source):] if source.endswith("/") else (
-                        destination + Path(key).name if destination.endswith("/") else destination)
+                    relative = (
+                        destination + key[len(source) :]
+                        if source.endswith("/")
+                        else (destination + Path(key).name if destination.endswith("/") else destination)
+                    )
                     path = target_root / relative
                     path.parent.mkdir(parents=True, exist_ok=True)
                     path.write_bytes(archive.extractfile(members[key]).read())
@@ -230,15 +261,19 @@ def handout_notebook(lecture: Path = LECTURE):
         for position, (stage, sentence) in enumerate(steps):
             heading = nbformat.v4.new_markdown_cell(
                 f"### Step {position + 1} of {len(steps)}: {stage}\n\n{sentence}",
-                metadata={"slideshow": {"slide_type": "slide"}, "tags": ["walkthrough-stage"]})
+                metadata={"slideshow": {"slide_type": "slide"}, "tags": ["walkthrough-stage"]},
+            )
             explorer = nbformat.v4.new_code_cell(
                 f"walkthrough = {make_explorer}\n"
                 + (f"for _ in range({position}):\n    walkthrough.next()\n" if position else "")
                 + "_static(walkthrough)",
-                metadata={"slideshow": {"slide_type": "-"}})
+                metadata={"slideshow": {"slide_type": "-"}},
+            )
             cells += [heading, explorer]
             if stage in notes:
-                cells.append(nbformat.v4.new_markdown_cell(notes[stage], metadata={"slideshow": {"slide_type": "notes"}}))
+                cells.append(
+                    nbformat.v4.new_markdown_cell(notes[stage], metadata={"slideshow": {"slide_type": "notes"}})
+                )
     nb.cells = cells
     for index, cell in enumerate(nb.cells):
         cell["id"] = f"handout-{index}"
@@ -252,15 +287,24 @@ def handout_notebook(lecture: Path = LECTURE):
 def execute(nb, folder: Path, timeout: int = 120):
     from nbclient import NotebookClient
 
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(folder)}},
-                            store_widget_state=False, record_timing=False,
-                            extra_arguments=["--IPKernelApp.log_level=ERROR"])
+    client = NotebookClient(
+        nb,
+        timeout=timeout,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(folder)}},
+        store_widget_state=False,
+        record_timing=False,
+        extra_arguments=["--IPKernelApp.log_level=ERROR"],
+    )
     # (PYDEVD_DISABLE_FILE_VALIDATION quiets a notice every kernel prints at start.)
     client.execute(env={**os.environ, "PYDEVD_DISABLE_FILE_VALIDATION": "1"})
-    problems = [f"cell {index}: {output.get('ename', 'stderr')}: {output.get('evalue', output.get('text', ''))}"
-                for index, cell in enumerate(nb.cells) if cell.cell_type == "code"
-                for output in cell.outputs
-                if output.output_type == "error" or (output.output_type == "stream" and output.name == "stderr")]
+    problems = [
+        f"cell {index}: {output.get('ename', 'stderr')}: {output.get('evalue', output.get('text', ''))}"
+        for index, cell in enumerate(nb.cells)
+        if cell.cell_type == "code"
+        for output in cell.outputs
+        if output.output_type == "error" or (output.output_type == "stream" and output.name == "stderr")
+    ]
     if problems:
         raise SlidesError("the lecture printed errors while running:\n" + "\n".join(problems))
     return nb
@@ -269,24 +313,35 @@ def execute(nb, folder: Path, timeout: int = 120):
 def export(nb, html_path: Path) -> Path:
     from nbconvert import SlidesExporter
 
-    exporter = SlidesExporter(extra_template_basedirs=[str(TEMPLATE_DIR.parent)], template_name=TEMPLATE_DIR.name,
-                              exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True,
-                              reveal_scroll=False, reveal_number="c/t", reveal_theme="white",
-                              reveal_width=str(CANVAS[0]), reveal_height=str(CANVAS[1]), **URLS)
+    exporter = SlidesExporter(
+        extra_template_basedirs=[str(TEMPLATE_DIR.parent)],
+        template_name=TEMPLATE_DIR.name,
+        exclude_input=True,
+        exclude_input_prompt=True,
+        exclude_output_prompt=True,
+        reveal_scroll=False,
+        reveal_number="c/t",
+        reveal_theme="white",
+        reveal_width=str(CANVAS[0]),
+        reveal_height=str(CANVAS[1]),
+        **URLS,
+    )
     body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": "LayerNorm, step by step"}})
     html_path.parent.mkdir(parents=True, exist_ok=True)
     html_path.write_text(body, encoding="utf-8")
     return html_path
 
 
-NETWORK_ADDRESS = re.compile(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//|url\(\s*["']?(?:https?:)?//|"""
-                             r"""import\s[^;]*?from\s*["'](?:https?:)?//|\brequire\(\s*\[\s*["'](?:https?:)?//""",
-                             re.IGNORECASE)
+NETWORK_ADDRESS = re.compile(
+    r"""(?:src|href)\s*=\s*["']?(?:https?:)?//|url\(\s*["']?(?:https?:)?//|"""
+    r"""import\s[^;]*?from\s*["'](?:https?:)?//|\brequire\(\s*\[\s*["'](?:https?:)?//""",
+    re.IGNORECASE,
+)
 
 
 def network_references(html: str) -> list[str]:
     """Every place where the page would load something from a network address."""
-    return [html[max(0, m.start() - 60):m.end() + 60] for m in NETWORK_ADDRESS.finditer(html)]
+    return [html[max(0, m.start() - 60) : m.end() + 60] for m in NETWORK_ADDRESS.finditer(html)]
 
 
 def build(output: Path = DEFAULT_OUTPUT) -> Path:
@@ -306,8 +361,12 @@ def folder_size(folder: Path) -> int:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT,
-                        help=f"folder to write (default: {DEFAULT_OUTPUT.relative_to(ROOT)})")
+    parser.add_argument(
+        "--output",
+        type=Path,
+        default=DEFAULT_OUTPUT,
+        help=f"folder to write (default: {DEFAULT_OUTPUT.relative_to(ROOT)})",
+    )
     args = parser.parse_args(argv)
     start = time.monotonic()
     try:
@@ -317,8 +376,10 @@ def main(argv: list[str]) -> int:
         return 1
     size = folder_size(html_path.parent) / 1e6
     shown = html_path.relative_to(ROOT) if html_path.is_relative_to(ROOT) else html_path
-    print(f"wrote {shown} ({size:.1f} MB with vendor/) in {time.monotonic() - start:.0f} s; "
-          "open it in a browser, no network needed")
+    print(
+        f"wrote {shown} ({size:.1f} MB with vendor/) in {time.monotonic() - start:.0f} s; "
+        "open it in a browser, no network needed"
+    )
     return 0
 
 

@@ -32,8 +32,9 @@ def copy_repository(destination: Path) -> Path:
     for name in COPIED:
         source = ROOT / name
         if source.is_dir():
-            shutil.copytree(source, destination / name,
-                            ignore=shutil.ignore_patterns("__pycache__", "_artifacts", "*.pyc"))
+            shutil.copytree(
+                source, destination / name, ignore=shutil.ignore_patterns("__pycache__", "_artifacts", "*.pyc")
+            )
         elif source.is_file():
             shutil.copy2(source, destination / name)
     return destination
@@ -42,12 +43,24 @@ def copy_repository(destination: Path) -> Path:
 def run_tests(copy: Path, tests: list[str], timeout: int) -> tuple[bool, float]:
     """True when the tests fail (the mutation is caught); and the seconds it took."""
     env = {**os.environ, "PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1"}
-    cmd = [sys.executable, "-m", "pytest", *tests, "-x", "-q", "-p", "no:cacheprovider", "-m", "not browser",
-           "--hypothesis-seed=0"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        *tests,
+        "-x",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-m",
+        "not browser",
+        "--hypothesis-seed=0",
+    ]
     start = time.monotonic()
     try:
-        result = subprocess.run(cmd, cwd=copy, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                timeout=timeout)
+        result = subprocess.run(
+            cmd, cwd=copy, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout
+        )
     except subprocess.TimeoutExpired:
         return True, time.monotonic() - start  # a hang is caught (the real suite has timeouts too)
     return result.returncode != 0, time.monotonic() - start
@@ -61,8 +74,13 @@ def main(argv: list[str]) -> int:
     chosen = [m for m in MUTATIONS if args.k in m.name]
     with tempfile.TemporaryDirectory(prefix="mutation-run-") as folder:
         copy = copy_repository(Path(folder))
-        check = subprocess.run([sys.executable, "-c", "import helpers; print(helpers.__file__)"], cwd=copy,
-                               env={**os.environ, "PYTHONPATH": str(copy)}, capture_output=True, text=True)
+        check = subprocess.run(
+            [sys.executable, "-c", "import helpers; print(helpers.__file__)"],
+            cwd=copy,
+            env={**os.environ, "PYTHONPATH": str(copy)},
+            capture_output=True,
+            text=True,
+        )
         if not check.stdout.strip().startswith(str(copy)):
             print(f"error: the copy's helpers is not the one imported ({check.stdout.strip()})", file=sys.stderr)
             return 100
@@ -82,13 +100,17 @@ def main(argv: list[str]) -> int:
             caught += killed
             if not killed:
                 survivors.append(mutation)
-            print(f"[{number:2}/{len(chosen)}] {mutation.name}: {'caught' if killed else 'SURVIVED'} ({seconds:.0f} s)",
-                  flush=True)
+            print(
+                f"[{number:2}/{len(chosen)}] {mutation.name}: {'caught' if killed else 'SURVIVED'} ({seconds:.0f} s)",
+                flush=True,
+            )
     applied = len(chosen) - len(broken)
     print(f"\n{caught} of {applied} mutations caught; {len(survivors)} survived; {len(broken)} not applied.")
     for mutation in survivors:
         visible = " (learner-visible)" if mutation.learner_visible else ""
-        print(f"  SURVIVOR{visible}: {mutation.name} in {mutation.path}: {mutation.old.strip()!r} → {mutation.new.strip()!r}")
+        print(
+            f"  SURVIVOR{visible}: {mutation.name} in {mutation.path}: {mutation.old.strip()!r} → {mutation.new.strip()!r}"
+        )
     return len(survivors) + len(broken)
 
 

@@ -45,29 +45,57 @@ class Notebook:
 
 NOTEBOOKS = (
     Notebook("00_contents.ipynb", "Contents", "See what the series covers and how to use it."),
-    Notebook("01_residual_matrix.ipynb", "The residual matrix",
-             "Meet the 5 × 3 matrix that LayerNorm works on: rows are tokens, columns are features."),
+    Notebook(
+        "01_residual_matrix.ipynb",
+        "The residual matrix",
+        "Meet the 5 × 3 matrix that LayerNorm works on: rows are tokens, columns are features.",
+    ),
     Notebook("02_mean.ipynb", "The mean", "Find the centre of each row: its mean."),
     Notebook("03_variance.ipynb", "The variance", "Measure how far each row spreads around its mean."),
-    Notebook("04_epsilon_and_std.ipynb", "Epsilon and the standard deviation",
-             "Add a tiny ε to the variance so that nothing divides by zero, then take the square root."),
-    Notebook("05_normalise.ipynb", "Normalising",
-             "Divide by the standard deviation, so every row gets mean 0 and variance close to 1."),
+    Notebook(
+        "04_epsilon_and_std.ipynb",
+        "Epsilon and the standard deviation",
+        "Add a tiny ε to the variance so that nothing divides by zero, then take the square root.",
+    ),
+    Notebook(
+        "05_normalise.ipynb",
+        "Normalising",
+        "Divide by the standard deviation, so every row gets mean 0 and variance close to 1.",
+    ),
     Notebook("06_gamma_and_beta.ipynb", "Gamma and beta", "Scale and shift each feature with γ and β."),
-    Notebook("07_whole_matrix.ipynb", "The whole matrix",
-             "Normalise all five rows, and catch the mistakes in the lesson's published table."),
-    Notebook("08_pytorch.ipynb", "LayerNorm in PyTorch",
-             "Write the lesson's PyTorch module and check it against nn.LayerNorm."),
-    Notebook("09_numerics.ipynb", "Numerics",
-             "See the one-pass variance formula fail in float32 and float16, and what stays right instead."),
-    Notebook("10_norm_family.ipynb", "The norm family",
-             "Compare LayerNorm with BatchNorm and RMSNorm, see where it sits in a block, and learn γ and β."),
-    Notebook("11_backward_pass.ipynb", "The backward pass",
-             "Derive LayerNorm's gradient, check it against autograd, and see what its Jacobian ignores."),
-    Notebook("12_speed.ipynb", "Speed",
-             "Time LayerNorm honestly, in cache and from memory, and see which ceiling limits it."),
-    Notebook("13_is_this_layernorm.ipynb", "Is this LayerNorm?",
-             "Fingerprint any LayerNorm, code or printed table: its variance, ε, axis and formula, found by probing."),
+    Notebook(
+        "07_whole_matrix.ipynb",
+        "The whole matrix",
+        "Normalise all five rows, and catch the mistakes in the lesson's published table.",
+    ),
+    Notebook(
+        "08_pytorch.ipynb",
+        "LayerNorm in PyTorch",
+        "Write the lesson's PyTorch module and check it against nn.LayerNorm.",
+    ),
+    Notebook(
+        "09_numerics.ipynb",
+        "Numerics",
+        "See the one-pass variance formula fail in float32 and float16, and what stays right instead.",
+    ),
+    Notebook(
+        "10_norm_family.ipynb",
+        "The norm family",
+        "Compare LayerNorm with BatchNorm and RMSNorm, see where it sits in a block, and learn γ and β.",
+    ),
+    Notebook(
+        "11_backward_pass.ipynb",
+        "The backward pass",
+        "Derive LayerNorm's gradient, check it against autograd, and see what its Jacobian ignores.",
+    ),
+    Notebook(
+        "12_speed.ipynb", "Speed", "Time LayerNorm honestly, in cache and from memory, and see which ceiling limits it."
+    ),
+    Notebook(
+        "13_is_this_layernorm.ipynb",
+        "Is this LayerNorm?",
+        "Fingerprint any LayerNorm, code or printed table: its variance, ε, axis and formula, found by probing.",
+    ),
 )
 
 CONTENTS = NOTEBOOKS[0]
@@ -119,15 +147,17 @@ def header_markdown(file: str) -> str:
     entry = notebook(file)
     title = f"{SERIES_TITLE}: {entry.title}" if entry is CONTENTS else f"{entry.number} · {entry.title}"
     badge = colab_badge(file)
-    return "\n".join([
-        f"# {title}",
-        "",
-        f"**Goal:** {entry.goal}",
-        "",
-        roadmap_line(file),
-        "",
-        badge,
-    ])
+    return "\n".join(
+        [
+            f"# {title}",
+            "",
+            f"**Goal:** {entry.goal}",
+            "",
+            roadmap_line(file),
+            "",
+            badge,
+        ]
+    )
 
 
 SETUP_TITLE = "Set-up: run this cell first; it makes `import helpers` work here, on Binder and in Colab"
@@ -150,9 +180,7 @@ def setup_source() -> str:
     install = ""
     if COLAB_MISSING_PACKAGES:
         packages = ", ".join(repr(name) for name in COLAB_MISSING_PACKAGES)
-        install = (
-            f'    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", {packages}], check=True)\n'
-        )
+        install = f'    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", {packages}], check=True)\n'
     return (
         f"#@title {SETUP_TITLE}\n"
         "import importlib.util, os, re, shutil, subprocess, sys  # noqa: E401 (one line: a short cell)\n"
@@ -224,12 +252,15 @@ def contents_table() -> str:
 
 def readme_table() -> str:
     """The series in README.md: one line per notebook with its Open-in-Colab badge, and the Binder badge."""
-    lines = [f"[![Launch on Binder]({BINDER_BADGE_IMAGE})]({binder_url()}) opens the whole series in JupyterLab "
-             "in your browser, nothing to install; each notebook's badge below opens it in Google Colab.",
-             "",
-             "| | Notebook | What you do | |",
-             "|---|---|---|---|"]
+    lines = [
+        f"[![Launch on Binder]({BINDER_BADGE_IMAGE})]({binder_url()}) opens the whole series in JupyterLab "
+        "in your browser, nothing to install; each notebook's badge below opens it in Google Colab.",
+        "",
+        "| | Notebook | What you do | |",
+        "|---|---|---|---|",
+    ]
     for entry in NOTEBOOKS:
-        lines.append(f"| {entry.number} | [{entry.title}](notebooks/{entry.file}) | {entry.goal} | "
-                     f"{colab_badge(entry.file)} |")
+        lines.append(
+            f"| {entry.number} | [{entry.title}](notebooks/{entry.file}) | {entry.goal} | {colab_badge(entry.file)} |"
+        )
     return "\n".join(lines)

@@ -31,8 +31,15 @@ def _comparison_rows(report) -> list[tuple[str, str, str, str, str]]:
         verdict = "matches" if row.close else "DIFFERS"
         if not row.expected_to_match:
             verdict += " (as it should)" if not row.close else " (unexpected!)"
-        rows.append((row.name, "yes" if row.exact else "no", "yes" if row.close else "no",
-                     format_difference(row.max_difference), verdict))
+        rows.append(
+            (
+                row.name,
+                "yes" if row.exact else "no",
+                "yes" if row.close else "no",
+                format_difference(row.max_difference),
+                verdict,
+            )
+        )
     return rows
 
 
@@ -64,8 +71,16 @@ def comparison_html(report) -> str:
 # A candidate output table checked (helpers.published_check), introduced in notebook 07
 
 _VERDICT_MARKS = (("impossible", "✗"), ("wrong", "✗"), ("close", "≈"), ("right", "✓"))
-_CHECK_HEADER = ("row", "published", "row sum", "sum of squares", "least possible", "n·var/(var+ε)",
-                 "max difference", "verdict")
+_CHECK_HEADER = (
+    "row",
+    "published",
+    "row sum",
+    "sum of squares",
+    "least possible",
+    "n·var/(var+ε)",
+    "max difference",
+    "verdict",
+)
 _BOUND_PLACES = 5  # n·var/(var+eps) sits just under n: 5 places show that it is under
 
 
@@ -82,17 +97,25 @@ def _published_check_rows(check) -> list[tuple[str, ...]]:
     places = check.places
     width = max((len(cell) for row in check.rows for cell in format_values(row.published, places)), default=1)
     return [
-        (str(row.row), format_row(row.published, places, width), format_number(row.row_sum, places),
-         format_number(row.sum_of_squares, 2 * places), _optional_number(row.smallest_sum_of_squares, 2 * places),
-         format_number(row.bound, _BOUND_PLACES), format_number(row.max_difference, DEFAULT_PLACES),
-         _verdict_with_mark(row.verdict))
+        (
+            str(row.row),
+            format_row(row.published, places, width),
+            format_number(row.row_sum, places),
+            format_number(row.sum_of_squares, 2 * places),
+            _optional_number(row.smallest_sum_of_squares, 2 * places),
+            format_number(row.bound, _BOUND_PLACES),
+            format_number(row.max_difference, DEFAULT_PLACES),
+            _verdict_with_mark(row.verdict),
+        )
         for row in check.rows
     ]
 
 
 def _published_check_title(check) -> str:
-    return (f"A table printed to {check.places} places, checked row by row against LayerNorm "
-            f"(γ = 1, β = 0, eps = {format_eps(check.eps)})")
+    return (
+        f"A table printed to {check.places} places, checked row by row against LayerNorm "
+        f"(γ = 1, β = 0, eps = {format_eps(check.eps)})"
+    )
 
 
 def _published_check_notes(check) -> list[str]:
@@ -110,11 +133,20 @@ def _published_check_notes(check) -> list[str]:
 
 def published_check_table(check) -> Table:
     """The check described once: a row per published row, the close row highlighted, the others flagged."""
-    rows = tuple(Row(tuple(Cell(text) for text in cells), flagged=not row.close, highlighted=row.close)
-                 for row, cells in zip(check.rows, _published_check_rows(check)))
+    rows = tuple(
+        Row(tuple(Cell(text) for text in cells), flagged=not row.close, highlighted=row.close)
+        for row, cells in zip(check.rows, _published_check_rows(check))
+    )
     numeric = tuple(k not in (0, 7) for k in range(len(_CHECK_HEADER)))  # row and verdict read as words
-    return Table("layernorm-published-check", _published_check_title(check), _CHECK_HEADER, rows,
-                 tuple(_published_check_notes(check)), numeric, nowrap=True)
+    return Table(
+        "layernorm-published-check",
+        _published_check_title(check),
+        _CHECK_HEADER,
+        rows,
+        tuple(_published_check_notes(check)),
+        numeric,
+        nowrap=True,
+    )
 
 
 def published_check_text(check) -> str:
@@ -141,8 +173,10 @@ def format_eps_range(fit) -> str:
 
 
 def _eps_fits_title(check) -> str:
-    return (f"Which eps ≥ 0 would turn each row of x into exactly the printed digits "
-            f"({check.places} places)? One column per convention")
+    return (
+        f"Which eps ≥ 0 would turn each row of x into exactly the printed digits "
+        f"({check.places} places)? One column per convention"
+    )
 
 
 def _eps_fits_rows(check) -> list[tuple[str, ...]]:
@@ -157,8 +191,10 @@ def _eps_fits_header(check) -> tuple[str, ...]:
 
 def eps_fits_table(check) -> Table:
     """For every row and convention, the eps range that reproduces the row, described once."""
-    rows = tuple(Row((Cell(cells[0], heading=True), *(Cell(c, flagged=c == "none") for c in cells[1:])))
-                 for cells in _eps_fits_rows(check))
+    rows = tuple(
+        Row((Cell(cells[0], heading=True), *(Cell(c, flagged=c == "none") for c in cells[1:])))
+        for cells in _eps_fits_rows(check)
+    )
     return Table("layernorm-eps-fits", _eps_fits_title(check), _eps_fits_header(check), rows)
 
 

@@ -22,16 +22,17 @@ STAGE_LABELS = {
     "eps": ("epsilon", "ε", "&epsilon;"),
     "variance_plus_eps": ("variance + ε", "σ² + ε", "&sigma;<sup>2</sup> + &epsilon;"),
     "std": ("std", "√(σ² + ε)", "&radic;(&sigma;<sup>2</sup> + &epsilon;)"),
-    "normalised": ("normalised", "x̂ = (x − μ) / √(σ² + ε)", "x&#770; = (x &minus; &mu;) / &radic;(&sigma;<sup>2</sup> + &epsilon;)"),
+    "normalised": (
+        "normalised",
+        "x̂ = (x − μ) / √(σ² + ε)",
+        "x&#770; = (x &minus; &mu;) / &radic;(&sigma;<sup>2</sup> + &epsilon;)",
+    ),
     "gamma": ("gamma", "γ (scale, per feature)", "&gamma; (scale, per feature)"),
     "beta": ("beta", "β (shift, per feature)", "&beta; (shift, per feature)"),
     "output": ("output", "y = γ · x̂ + β", "y = &gamma; &middot; x&#770; + &beta;"),
 }
 
-_CSS = (
-    "border-collapse:collapse;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;"
-    "font-size:13px"
-)
+_CSS = "border-collapse:collapse;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px"
 _CELL = "padding:2px 10px;border-bottom:1px solid #ddd"
 _NUMBER_CELL = _CELL + ";text-align:right"
 _FLAG_STYLE = "background:#fdf0d5"  # pale orange, paired with a text marker for colour-blind readers
@@ -87,9 +88,11 @@ def format_values(values, places: int = DEFAULT_PLACES) -> list[str]:
     """Each value formatted; more than ``ELIDE_OVER`` values keep only both ends around ``…``."""
     flat = np.atleast_1d(np.asarray(values, dtype=np.float64)).ravel()
     if flat.size > ELIDE_OVER:
-        return [format_number(v, places) for v in flat[:EDGE_ITEMS]] + [ELLIPSIS] + [
-            format_number(v, places) for v in flat[-EDGE_ITEMS:]
-        ]
+        return (
+            [format_number(v, places) for v in flat[:EDGE_ITEMS]]
+            + [ELLIPSIS]
+            + [format_number(v, places) for v in flat[-EDGE_ITEMS:]]
+        )
     return [format_number(v, places) for v in flat]
 
 
@@ -98,7 +101,6 @@ def format_row(values, places: int = DEFAULT_PLACES, width: int | None = None) -
     cells = format_values(values, places)
     width = width or max(len(cell) for cell in cells)
     return "  ".join(cell.rjust(width) for cell in cells)
-
 
 
 def _rjust(text: str, width: int) -> str:

@@ -116,8 +116,13 @@ def _filled(record, stage: str) -> tuple[str, str, str]:
         result = s.cells("differences", s.places("differences"))
 
         def build(p):
-            return _elementwise(s.cells("input", p), format_values(np.full(n, record.mean), p), result, "−",
-                                lambda a, b: _EXACT.subtract(a, b))
+            return _elementwise(
+                s.cells("input", p),
+                format_values(np.full(n, record.mean), p),
+                result,
+                "−",
+                lambda a, b: _EXACT.subtract(a, b),
+            )
 
         return (*_equation(build, max(s.places("input"), s.places("mean"))), _listed(result))
     if stage == "squared_differences":
@@ -159,8 +164,13 @@ def _filled(record, stage: str) -> tuple[str, str, str]:
         result = s.cells("normalised", s.places("normalised"))
 
         def build(p):
-            return _elementwise(s.cells("differences", p), format_values(np.full(n, record.std), p), result, "/",
-                                lambda a, b: _EXACT.divide(a, b))
+            return _elementwise(
+                s.cells("differences", p),
+                format_values(np.full(n, record.std), p),
+                result,
+                "/",
+                lambda a, b: _EXACT.divide(a, b),
+            )
 
         return (*_equation(build, max(s.places("differences"), s.places("std"))), _listed(result))
     # output: γ · x̂ + β for each feature
@@ -170,8 +180,9 @@ def _filled(record, stage: str) -> tuple[str, str, str]:
 
     def build(p):
         parts, pairs = [], []
-        for g, x, b, shown in zip(format_values(record.gamma, p), s.cells("normalised", p),
-                                  format_values(record.beta, p), result):
+        for g, x, b, shown in zip(
+            format_values(record.gamma, p), s.cells("normalised", p), format_values(record.beta, p), result
+        ):
             if g == ELLIPSIS:
                 parts.append(ELLIPSIS)
                 continue
@@ -209,7 +220,9 @@ def _legend(record, stages) -> list[str]:
     if any(_filled(record, stage)[1] == "≈" for stage in stages):
         lines.append(APPROX_LEGEND)
     if record.hand_rounded and any(_drift(record, stage) for stage in stages):
-        lines.append(f"≠ exact: rounding by hand to {record.decimals} places moved this stage; the exact value follows.")
+        lines.append(
+            f"≠ exact: rounding by hand to {record.decimals} places moved this stage; the exact value follows."
+        )
     return lines
 
 
@@ -218,8 +231,12 @@ def filled_formulas_table(record, stages, focus=(), title: str = "") -> Formulas
     :func:`filled_formulas_text` and :func:`filled_formulas_html` render this one description."""
     focus = stage_names(focus, "focus")
     stages = stage_names(stages)
-    lines = tuple(FormulaLine(STAGE_LABELS[stage][0], filled_formula(record, stage), _drift(record, stage),
-                              focused=stage in focus) for stage in stages)
+    lines = tuple(
+        FormulaLine(
+            STAGE_LABELS[stage][0], filled_formula(record, stage), _drift(record, stage), focused=stage in focus
+        )
+        for stage in stages
+    )
     return FormulasTable(lines, tuple(_legend(record, stages)), title)
 
 

@@ -50,8 +50,13 @@ class MatrixView:
             if i is None:
                 rows.append(GridRow(ELLIPSIS, (ELLIPSIS,) * len(headers), elided=True))
             else:
-                rows.append(GridRow(self._row_name(i), tuple(format_values(self.values[i], self.places)),
-                                    highlighted=i == self.highlight_row))
+                rows.append(
+                    GridRow(
+                        self._row_name(i),
+                        tuple(format_values(self.values[i], self.places)),
+                        highlighted=i == self.highlight_row,
+                    )
+                )
         return Grid(self.title, headers, tuple(rows))
 
     def __str__(self) -> str:
@@ -63,8 +68,15 @@ class MatrixView:
         return render_grid_html(self.table())
 
 
-def show_matrix(values, title: str = "", places: int = DEFAULT_PLACES, highlight_row: int | None = None,
-                row_label: str = "row", column_labels=None, row_labels=None) -> MatrixView:
+def show_matrix(
+    values,
+    title: str = "",
+    places: int = DEFAULT_PLACES,
+    highlight_row: int | None = None,
+    row_label: str = "row",
+    column_labels=None,
+    row_labels=None,
+) -> MatrixView:
     """Wrap a matrix (or a single row) for display: aligned text in print, an HTML table in Jupyter.
 
     ``column_labels`` and ``row_labels`` name the columns and rows (default f1, f2, … and row 1,
@@ -89,10 +101,10 @@ def _labels(labels, count: int, name: str, what: str) -> tuple[str, ...]:
         return ()
     labels = tuple(str(label) for label in labels)
     if len(labels) != count:
-        raise ValueError(f"{name} needs one label per {what[:-1]}: the matrix has {count} {what}, got {len(labels)} labels.")
+        raise ValueError(
+            f"{name} needs one label per {what[:-1]}: the matrix has {count} {what}, got {len(labels)} labels."
+        )
     return labels
-
-
 
 
 def side_by_side(*blocks, gap: int = 4) -> str:

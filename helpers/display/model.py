@@ -62,8 +62,14 @@ def render_text(table: Table) -> str:
     grid = [list(table.header), *([cell.text for cell in row.cells] for row in table.rows)]
     widths = [max(text_width(line[k]) for line in grid) for k in range(len(table.header))]
     lines = [table.title]
-    lines += ["  " + "  ".join(_rjust(text, width) if _is_numeric(table, k) else pad(text, width)
-                               for k, (text, width) in enumerate(zip(line, widths))).rstrip() for line in grid]
+    lines += [
+        "  "
+        + "  ".join(
+            _rjust(text, width) if _is_numeric(table, k) else pad(text, width)
+            for k, (text, width) in enumerate(zip(line, widths))
+        ).rstrip()
+        for line in grid
+    ]
     lines += ["  " + note for note in table.notes]
     return "\n".join(lines)
 
@@ -79,15 +85,20 @@ def render_html(table: Table) -> str:
         for k, cell in enumerate(row.cells):
             tag = "th" if cell.heading else "td"
             flag = f";{_FLAG_STYLE}" if cell.flagged else ""
-            style = (_NUMBER_CELL + (";white-space:pre" if table.nowrap else "") if _is_numeric(table, k)
-                     else f"{_CELL};text-align:left{nowrap}")
+            style = (
+                _NUMBER_CELL + (";white-space:pre" if table.nowrap else "")
+                if _is_numeric(table, k)
+                else f"{_CELL};text-align:left{nowrap}"
+            )
             cells.append(f'<{tag} style="{style}{flag}">{html.escape(cell.text)}</{tag}>')
-        body.append(f'<tr{f" style={chr(34)}{shade}{chr(34)}" if shade else ""}>{"".join(cells)}</tr>')
+        body.append(f"<tr{f' style={chr(34)}{shade}{chr(34)}' if shade else ''}>{''.join(cells)}</tr>")
     notes = "".join(f"<div>{html.escape(note)}</div>" for note in table.notes)
     notes_block = f'<div style="font-size:12px;margin-top:4px;color:#444">{notes}</div>' if notes else ""
-    return (f'<div class="{table.css_class}"><div style="font-weight:600;margin:4px 0">{html.escape(table.title)}</div>'
-            f'{_SCROLL_OPEN}<table style="{_CSS}"><tr>{head}</tr>{"".join(body)}</table>{_SCROLL_CLOSE}'
-            f"{notes_block}</div>")
+    return (
+        f'<div class="{table.css_class}"><div style="font-weight:600;margin:4px 0">{html.escape(table.title)}</div>'
+        f'{_SCROLL_OPEN}<table style="{_CSS}"><tr>{head}</tr>{"".join(body)}</table>{_SCROLL_CLOSE}'
+        f"{notes_block}</div>"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -135,8 +146,11 @@ def render_steps_text(table: StepsTable) -> str:
     lines = [table.title]
     if hand:
         indent = 4 if marked else 2
-        lines.append(" " * (indent + label_width + 2 + formula_width + 2) + pad(table.hand_heading,
-                     len(hand_blocks[0])) + "   exact")
+        lines.append(
+            " " * (indent + label_width + 2 + formula_width + 2)
+            + pad(table.hand_heading, len(hand_blocks[0]))
+            + "   exact"
+        )
     for row, numbers, exact in zip(rows, hand_blocks, exact_blocks):
         mark = (f"  {FOCUS_MARK} " if row.focused else "    ") if marked else "  "
         line = f"{mark}{pad(row.label, label_width)}  {pad(row.formula, formula_width)}  {numbers}"
@@ -157,9 +171,11 @@ def render_steps_html(table: StepsTable) -> str:
 
     head = ""
     if hand:
-        head = (f'<tr><th style="{_CELL}"></th><th style="{_CELL}"></th>'
-                f'<th style="{_CELL};text-align:left" colspan="{columns}">{html.escape(table.hand_heading)}</th>'
-                f'<th style="{_CELL}"></th><th style="{_CELL};text-align:left" colspan="{columns}">exact</th></tr>')
+        head = (
+            f'<tr><th style="{_CELL}"></th><th style="{_CELL}"></th>'
+            f'<th style="{_CELL};text-align:left" colspan="{columns}">{html.escape(table.hand_heading)}</th>'
+            f'<th style="{_CELL}"></th><th style="{_CELL};text-align:left" colspan="{columns}">exact</th></tr>'
+        )
     body = []
     for row in rows:
         shade = _HIGHLIGHT_STYLE if row.focused else _FLAG_STYLE if row.drifted else ""
@@ -169,11 +185,15 @@ def render_steps_html(table: StepsTable) -> str:
         cells = numbers(row.numbers)
         if hand:
             cells += f'<td style="{_CELL};color:#999">│</td>' + numbers(row.exact, _NUMBER_CELL + ";color:#555")
-        body.append(f'<tr{style}><th style="{_CELL};{weight}text-align:left">{html.escape(row.label)}{mark}'
-                    f'</th><td style="{_CELL};text-align:left;color:#555;white-space:nowrap">{row.formula_html}</td>{cells}</tr>')
+        body.append(
+            f'<tr{style}><th style="{_CELL};{weight}text-align:left">{html.escape(row.label)}{mark}'
+            f'</th><td style="{_CELL};text-align:left;color:#555;white-space:nowrap">{row.formula_html}</td>{cells}</tr>'
+        )
     notes = "".join(f'<div style="font-size:12px;margin-top:4px">{html.escape(note)}</div>' for note in table.notes)
-    return (f'<div class="layernorm-steps"><div style="font-weight:600;margin:4px 0">{html.escape(table.title)}'
-            f'</div>{_SCROLL_OPEN}<table style="{_CSS}">{head}{"".join(body)}</table>{_SCROLL_CLOSE}{notes}</div>')
+    return (
+        f'<div class="layernorm-steps"><div style="font-weight:600;margin:4px 0">{html.escape(table.title)}'
+        f'</div>{_SCROLL_OPEN}<table style="{_CSS}">{head}{"".join(body)}</table>{_SCROLL_CLOSE}{notes}</div>'
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -225,7 +245,7 @@ def render_grid_html(grid: Grid) -> str:
     title = f'<div style="font-weight:600;margin:4px 0">{html.escape(grid.title)}</div>' if grid.title else ""
     return (
         f'<div class="{grid.css_class}">{title}{_SCROLL_OPEN}<table style="{_CSS}"><tr><th style="{_CELL}"></th>{headers}</tr>'
-        f'{"".join(rows)}</table>{_SCROLL_CLOSE}</div>'
+        f"{''.join(rows)}</table>{_SCROLL_CLOSE}</div>"
     )
 
 
@@ -254,8 +274,10 @@ def render_formulas_text(table: FormulasTable) -> str:
     width = max(text_width(line.label) for line in table.lines)
     lines = [table.title] if table.title else []
     for line in table.lines:
-        lines.append(f"  {FOCUS_MARK if line.focused else ' '} {pad(line.label, width)}  {line.formula}"
-                     + (f"   {line.drift}" if line.drift else ""))
+        lines.append(
+            f"  {FOCUS_MARK if line.focused else ' '} {pad(line.label, width)}  {line.formula}"
+            + (f"   {line.drift}" if line.drift else "")
+        )
     return "\n".join(lines + [f"  {note}" for note in table.notes])
 
 
@@ -266,11 +288,15 @@ def render_formulas_html(table: FormulasTable) -> str:
         shade = f"{_HIGHLIGHT_STYLE};font-weight:700" if line.focused else _FLAG_STYLE if line.drift else ""
         style = f' style="{shade}"' if shade else ""
         mark = f' <span style="color:#a33c00">{html.escape(line.drift)}</span>' if line.drift else ""
-        rows.append(f'<tr{style}><th style="{_CELL};text-align:left">{html.escape(line.label)}</th>'
-                    f'<td style="{_CELL};text-align:left;white-space:nowrap">'
-                    f"{html.escape(line.formula)}{mark}</td></tr>")
+        rows.append(
+            f'<tr{style}><th style="{_CELL};text-align:left">{html.escape(line.label)}</th>'
+            f'<td style="{_CELL};text-align:left;white-space:nowrap">'
+            f"{html.escape(line.formula)}{mark}</td></tr>"
+        )
     heading = f'<div style="font-weight:600;margin:4px 0">{html.escape(table.title)}</div>' if table.title else ""
     legend = "".join(f"<div>{html.escape(note)}</div>" for note in table.notes)
     notes = f'<div style="font-size:12px;margin-top:4px;color:#444">{legend}</div>' if legend else ""
-    return (f'<div class="{table.css_class}">{heading}{_SCROLL_OPEN}'
-            f'<table style="{_CSS}">{"".join(rows)}</table>{_SCROLL_CLOSE}{notes}</div>')
+    return (
+        f'<div class="{table.css_class}">{heading}{_SCROLL_OPEN}'
+        f'<table style="{_CSS}">{"".join(rows)}</table>{_SCROLL_CLOSE}{notes}</div>'
+    )

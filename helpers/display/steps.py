@@ -18,8 +18,9 @@ def stage_names(names, what: str = "stages") -> tuple[str, ...]:
     names = () if names is None else (names,) if isinstance(names, str) else tuple(names)
     unknown = [repr(name) for name in names if name not in STAGES]
     if unknown:
-        raise ValueError(f"{what} names stages that do not exist: {', '.join(unknown)}; the stages are "
-                         f"{', '.join(STAGES)}.")
+        raise ValueError(
+            f"{what} names stages that do not exist: {', '.join(unknown)}; the stages are {', '.join(STAGES)}."
+        )
     return names
 
 
@@ -57,9 +58,13 @@ def steps_table(record, focus=(), stages=None) -> StepsTable:
     places = record.decimals if hand else DEFAULT_PLACES
     drifted = {drift.stage for drift in record.rounding_drift()}
     lines = tuple(
-        StageLine(*STAGE_LABELS[stage], tuple(_stage_cells(record, stage, places)),
-                  tuple(_stage_cells(record.exact, stage, places + EXACT_EXTRA_PLACES)) if hand else (),
-                  focused=stage in focus, drifted=stage in drifted)
+        StageLine(
+            *STAGE_LABELS[stage],
+            tuple(_stage_cells(record, stage, places)),
+            tuple(_stage_cells(record.exact, stage, places + EXACT_EXTRA_PLACES)) if hand else (),
+            focused=stage in focus,
+            drifted=stage in drifted,
+        )
         for stage in stages
     )
     summary = _drift_summary(record)
@@ -68,8 +73,11 @@ def steps_table(record, focus=(), stages=None) -> StepsTable:
 
 def _title(record) -> str:
     features = "feature" if record.n == 1 else "features"
-    how = (f"rounded by hand to {record.decimals} places (halves away from zero)" if record.hand_rounded
-           else f"exact, shown to {DEFAULT_PLACES} places")
+    how = (
+        f"rounded by hand to {record.decimals} places (halves away from zero)"
+        if record.hand_rounded
+        else f"exact, shown to {DEFAULT_PLACES} places"
+    )
     return f"LayerNorm of one row ({record.n} {features}, eps = {format_eps(record.eps)}), {how}"
 
 

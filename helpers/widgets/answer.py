@@ -22,8 +22,11 @@ from helpers.widgets.base import (
 class AnswerChecker(NumbersBox):
     """Type a value you computed and be told at once whether it is right. Made by :func:`answer_checker`."""
 
-    _KIND_MARKS = {answer_check.RIGHT: "✓ Right", answer_check.ROUNDING: "≈ Right up to rounding",
-                   answer_check.WRONG: "✗ Not yet"}
+    _KIND_MARKS = {
+        answer_check.RIGHT: "✓ Right",
+        answer_check.ROUNDING: "≈ Right up to rounding",
+        answer_check.WRONG: "✗ Not yet",
+    }
 
     def __init__(self, row, quantity, index=None, eps=DEFAULT_EPS, places=None):
         super().__init__()
@@ -36,8 +39,13 @@ class AnswerChecker(NumbersBox):
         self.quantity, self.index = quantity, index
         self.verdict: answer_check.Verdict | None = None
         self._answer_text = ""
-        self.answer_box = widgets.Text(description="your answer:", placeholder="e.g. 0.446", continuous_update=False,
-                                       layout=widgets.Layout(width="300px"), **_WIDE)
+        self.answer_box = widgets.Text(
+            description="your answer:",
+            placeholder="e.g. 0.446",
+            continuous_update=False,
+            layout=widgets.Layout(width="300px"),
+            **_WIDE,
+        )
         self.check_button = widgets.Button(description="Check", layout=widgets.Layout(width="80px"))
         self.message_html = widgets.HTML()
         self.verdict_html = widgets.HTML()
@@ -45,8 +53,9 @@ class AnswerChecker(NumbersBox):
         self.check_button.on_click(self._on_answer)
         self.children = [
             widgets.HTML(f"<b>Check your answer.</b> {html.escape(self.question)}"),
-            widgets.HBox([self.answer_box, self.check_button, self.message_html],
-                         layout=widgets.Layout(align_items="center")),
+            widgets.HBox(
+                [self.answer_box, self.check_button, self.message_html], layout=widgets.Layout(align_items="center")
+            ),
             self.verdict_html,
         ]
 
@@ -62,8 +71,9 @@ class AnswerChecker(NumbersBox):
     def _on_answer(self, _change=None) -> None:
         text = self.answer_box.value
         try:
-            verdict = answer_check.diagnose(self.row, self.quantity, text, index=self.index, eps=self.eps,
-                                            places=self.places)
+            verdict = answer_check.diagnose(
+                self.row, self.quantity, text, index=self.index, eps=self.eps, places=self.places
+            )
         except ValueError as problem:
             message = str(problem)
             self.verdict = None  # a bad entry replaces the last verdict: no stale "✓ Right" under the warning
@@ -77,8 +87,10 @@ class AnswerChecker(NumbersBox):
         self._show_problems()
         if self.verdict is not None:
             colour = "#005a87" if self.verdict.is_right else _MESSAGE_COLOUR
-            self.verdict_html.value = (f'<div style="color:{colour}"><b>{self._KIND_MARKS[self.verdict.kind]}</b> '
-                                       f"({html.escape(self._answer_text)}): {html.escape(self.verdict.hint)}</div>")
+            self.verdict_html.value = (
+                f'<div style="color:{colour}"><b>{self._KIND_MARKS[self.verdict.kind]}</b> '
+                f"({html.escape(self._answer_text)}): {html.escape(self.verdict.hint)}</div>"
+            )
 
     def text(self) -> str:
         lines = [f"Check your answer: {self.question}"]

@@ -20,8 +20,17 @@ MAX_VALUE_BOXES = 12  # rows up to this long get one box per value as well as th
 EPS_SLIDER_EXPONENTS = (-12, -1)  # the eps slider runs from 1e-12 to 1e-1
 MAX_MATRIX_CELLS = 400  # matrix_editor makes one text box per cell
 # The stages the step explorer reveals, in order; "output" is the gamma/beta step.
-EXPLORER_STAGES = ("input", "mean", "differences", "squared_differences", "variance", "variance_plus_eps",
-                   "std", "normalised", "output")
+EXPLORER_STAGES = (
+    "input",
+    "mean",
+    "differences",
+    "squared_differences",
+    "variance",
+    "variance_plus_eps",
+    "std",
+    "normalised",
+    "output",
+)
 
 _MESSAGE_COLOUR = "#a33c00"  # a dark vermillion (Okabe–Ito), always with a ⚠ so colour is not needed
 _WIDE = {"style": {"description_width": "initial"}}
@@ -78,7 +87,9 @@ class NumbersBox(widgets.VBox):
             data = {
                 "text/plain": repr(self),
                 "application/vnd.jupyter.widget-view+json": {
-                    "version_major": 2, "version_minor": 0, "model_id": self._model_id,
+                    "version_major": 2,
+                    "version_minor": 0,
+                    "model_id": self._model_id,
                 },
             }
             display(data, raw=True)

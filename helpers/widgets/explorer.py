@@ -36,12 +36,17 @@ class StepExplorer(NumbersBox):
         self.record = layer_norm_steps(self.matrix[row], eps=self.eps, gamma=gamma, beta=beta, decimals=decimals)
         self._shown_row = row  # the row of ``record`` (the picker may hold a row that failed)
         self._position = 0
-        self.row_picker = widgets.Dropdown(options=[(f"row {i + 1}", i) for i in range(self.matrix.shape[0])],
-                                           value=row, description="row:", layout=widgets.Layout(width="160px"))
+        self.row_picker = widgets.Dropdown(
+            options=[(f"row {i + 1}", i) for i in range(self.matrix.shape[0])],
+            value=row,
+            description="row:",
+            layout=widgets.Layout(width="160px"),
+        )
         self.previous_button = widgets.Button(description="◀ Previous", layout=widgets.Layout(width="110px"))
         self.next_button = widgets.Button(description="Next ▶", layout=widgets.Layout(width="110px"))
-        self.show_all_toggle = widgets.ToggleButton(value=False, description="show all",
-                                                    layout=widgets.Layout(width="100px"))
+        self.show_all_toggle = widgets.ToggleButton(
+            value=False, description="show all", layout=widgets.Layout(width="100px")
+        )
         self.position_label = widgets.Label(layout=widgets.Layout(width="auto"))  # never cut off: it wraps below
         self.message_html = widgets.HTML(layout=widgets.Layout(min_height="24px"))  # no jump when a message appears
         self.matrix_html = widgets.HTML()
@@ -51,8 +56,10 @@ class StepExplorer(NumbersBox):
         self.next_button.on_click(self._on_next)
         self.show_all_toggle.observe(self._on_show_all, names="value")
         self.children = [
-            widgets.HBox([self.row_picker, self.previous_button, self.next_button, self.show_all_toggle,
-                          self.position_label], layout=widgets.Layout(align_items="center", flex_flow="row wrap")),
+            widgets.HBox(
+                [self.row_picker, self.previous_button, self.next_button, self.show_all_toggle, self.position_label],
+                layout=widgets.Layout(align_items="center", flex_flow="row wrap"),
+            ),
             self.message_html,
             self.matrix_html,
             self.stages_html,
@@ -90,8 +97,9 @@ class StepExplorer(NumbersBox):
     @_never_raises
     def _on_row(self, change) -> None:
         try:
-            self.record = layer_norm_steps(self.matrix[change["new"]], eps=self.eps, gamma=self._gamma,
-                                           beta=self._beta, decimals=self._decimals)
+            self.record = layer_norm_steps(
+                self.matrix[change["new"]], eps=self.eps, gamma=self._gamma, beta=self._beta, decimals=self._decimals
+            )
             self._shown_row, self._problems = change["new"], {}
         except ValueError as problem:
             self._problems = {"row": f"row {change['new'] + 1}: {problem}"}
@@ -114,7 +122,7 @@ class StepExplorer(NumbersBox):
     def _visible(self) -> tuple[str, ...]:
         """The stages shown: those revealed so far, or all of them with "show all" on."""
         last = len(EXPLORER_STAGES) - 1 if self.show_all_toggle.value else self._position
-        return EXPLORER_STAGES[:last + 1]
+        return EXPLORER_STAGES[: last + 1]
 
     def _position_text(self) -> str:
         if self.show_all_toggle.value:
@@ -131,13 +139,18 @@ class StepExplorer(NumbersBox):
         self.position_label.value = self._position_text()
         row = self._shown_row
         self.matrix_html.value = show_matrix(self.matrix, title="X (rows are tokens)", highlight_row=row)._repr_html_()
-        self.stages_html.value = filled_formulas_html(self.record, self._visible(), focus=self.stage,
-                                                      title=f"row {row + 1}, eps = {format_eps(self.eps)}, "
-                                                            f"{mode_text(self.record)}")
+        self.stages_html.value = filled_formulas_html(
+            self.record,
+            self._visible(),
+            focus=self.stage,
+            title=f"row {row + 1}, eps = {format_eps(self.eps)}, {mode_text(self.record)}",
+        )
 
     def text(self) -> str:
-        title = (f"Step through LayerNorm: row {self._shown_row + 1} of {self.matrix.shape[0]}, "
-                 f"eps = {format_eps(self.eps)}, {mode_text(self.record)}; {self._position_text()}")
+        title = (
+            f"Step through LayerNorm: row {self._shown_row + 1} of {self.matrix.shape[0]}, "
+            f"eps = {format_eps(self.eps)}, {mode_text(self.record)}; {self._position_text()}"
+        )
         lines = [title, filled_formulas_text(self.record, self._visible(), focus=self.stage)]
         return "\n".join(lines + _message_lines(self._problems))
 

@@ -32,8 +32,10 @@ class MatrixEditor(NumbersBox):
         self.matrix = _check_matrix(matrix)
         rows, columns = self.matrix.shape
         if self.matrix.size > MAX_MATRIX_CELLS:
-            raise ValueError(f"matrix_editor makes one box per cell, at most {MAX_MATRIX_CELLS}; this matrix has "
-                             f"{self.matrix.size}. Show a larger one with helpers.show_matrix.")
+            raise ValueError(
+                f"matrix_editor makes one box per cell, at most {MAX_MATRIX_CELLS}; this matrix has "
+                f"{self.matrix.size}. Show a larger one with helpers.show_matrix."
+            )
         self.eps = _check_eps_value(eps)
         self._row = _check_row_index(row, rows)
         self._output = frozen_array(layer_norm(self.matrix, eps=self.eps))
@@ -42,33 +44,62 @@ class MatrixEditor(NumbersBox):
         # headers say it, so the label is zero-wide (in the page, so read out, but not drawn; the
         # "visually hidden" label). ipywidgets 8 links it to the input (<label for>); 7.7 (Colab) does
         # not, so there the name is also the label's hover text (helpers.accessibility.name).
-        self.cells = [[name(widgets.Text(value=_number_text(v), description=f"row {i + 1}, feature f{j + 1}",
-                                         continuous_update=False, style={"description_width": "0px"},
-                                         layout=widgets.Layout(width="90px")), f"row {i + 1}, feature f{j + 1}")
-                       for j, v in enumerate(line)] for i, line in enumerate(self.matrix)]
+        self.cells = [
+            [
+                name(
+                    widgets.Text(
+                        value=_number_text(v),
+                        description=f"row {i + 1}, feature f{j + 1}",
+                        continuous_update=False,
+                        style={"description_width": "0px"},
+                        layout=widgets.Layout(width="90px"),
+                    ),
+                    f"row {i + 1}, feature f{j + 1}",
+                )
+                for j, v in enumerate(line)
+            ]
+            for i, line in enumerate(self.matrix)
+        ]
         for line in self.cells:
             for cell in line:
                 cell.observe(self._on_cell, names="value")
         self.row_labels = [widgets.Label(layout=widgets.Layout(width="76px")) for _ in range(rows)]  # fits "▶ row 10"
         self.row_lines = [widgets.HBox([label, *line]) for label, line in zip(self.row_labels, self.cells)]
-        header = widgets.HBox([widgets.Label("", layout=widgets.Layout(width="76px"))] + [
-            widgets.Label(f"f{j + 1}", layout=widgets.Layout(width="90px")) for j in range(columns)])
-        self.row_picker = widgets.Dropdown(options=[(f"row {i + 1}", i) for i in range(rows)], value=self._row,
-                                           description="current row:", layout=widgets.Layout(width="220px"), **_WIDE)
+        header = widgets.HBox(
+            [widgets.Label("", layout=widgets.Layout(width="76px"))]
+            + [widgets.Label(f"f{j + 1}", layout=widgets.Layout(width="90px")) for j in range(columns)]
+        )
+        self.row_picker = widgets.Dropdown(
+            options=[(f"row {i + 1}", i) for i in range(rows)],
+            value=self._row,
+            description="current row:",
+            layout=widgets.Layout(width="220px"),
+            **_WIDE,
+        )
         self.row_picker.observe(self._on_row, names="value")
-        self.eps_text = widgets.Text(value=_number_text(self.eps), description="ε:", continuous_update=False,
-                                     layout=widgets.Layout(width="200px"), **_WIDE)
+        self.eps_text = widgets.Text(
+            value=_number_text(self.eps),
+            description="ε:",
+            continuous_update=False,
+            layout=widgets.Layout(width="200px"),
+            **_WIDE,
+        )
         self.eps_text.observe(self._on_cell, names="value")
         self.message_html = widgets.HTML(layout=widgets.Layout(min_height="24px"))  # no jump when a message appears
         self.output_html = widgets.HTML()
         self.steps_html = widgets.HTML()
         self.children = [
-            widgets.HBox([self.row_picker, self.eps_text], layout=widgets.Layout(align_items="center",
-                                                                                 flex_flow="row wrap")),
+            widgets.HBox(
+                [self.row_picker, self.eps_text], layout=widgets.Layout(align_items="center", flex_flow="row wrap")
+            ),
             self.message_html,
-            widgets.HBox([widgets.VBox([widgets.HTML("<b>input X</b> (edit any cell)"), header, *self.row_lines]),
-                          self.output_html],  # side by side when there is room, else the output below
-                         layout=widgets.Layout(align_items="flex-start", flex_flow="row wrap", grid_gap="0 16px")),
+            widgets.HBox(
+                [
+                    widgets.VBox([widgets.HTML("<b>input X</b> (edit any cell)"), header, *self.row_lines]),
+                    self.output_html,
+                ],  # side by side when there is room, else the output below
+                layout=widgets.Layout(align_items="flex-start", flex_flow="row wrap", grid_gap="0 16px"),
+            ),
             self.steps_html,
         ]
         self._render()
@@ -82,10 +113,13 @@ class MatrixEditor(NumbersBox):
     def set_cell(self, i, j, text) -> None:
         """Type ``text`` into the cell at row ``i``, feature ``j`` (both counted from 0)."""
         rows, columns = self.matrix.shape
-        if not (isinstance(i, (int, np.integer)) and isinstance(j, (int, np.integer))
-                and 0 <= i < rows and 0 <= j < columns):
-            self._problems = {"cell": f"There is no cell ({i}, {j}); rows go from 0 to {rows - 1} and features "
-                                      f"from 0 to {columns - 1}."}
+        if not (
+            isinstance(i, (int, np.integer)) and isinstance(j, (int, np.integer)) and 0 <= i < rows and 0 <= j < columns
+        ):
+            self._problems = {
+                "cell": f"There is no cell ({i}, {j}); rows go from 0 to {rows - 1} and features "
+                f"from 0 to {columns - 1}."
+            }
             self._render()
             return
         self.cells[i][j].value = _as_text(text)
@@ -164,14 +198,16 @@ class MatrixEditor(NumbersBox):
             self.row_lines[i].layout.border = "2px solid #0072B2" if i == self._row else ""
             for j, cell in enumerate(line):
                 cell.layout.border = f"2px solid {_MESSAGE_COLOUR}" if f"cell {i},{j}" in bad else ""
-        self.output_html.value = show_matrix(self._output, title=f"LayerNorm(X), eps = {format_eps(self.eps)}",
-                                             highlight_row=self._row)._repr_html_()
+        self.output_html.value = show_matrix(
+            self._output, title=f"LayerNorm(X), eps = {format_eps(self.eps)}", highlight_row=self._row
+        )._repr_html_()
         self.steps_html.value = steps_html(self.record)
 
     def text(self) -> str:
-        matrices = side_by_side(show_matrix(self.matrix, title="input X", highlight_row=self._row),
-                                show_matrix(self._output, title=f"LayerNorm(X), eps = {format_eps(self.eps)}",
-                                            highlight_row=self._row))
+        matrices = side_by_side(
+            show_matrix(self.matrix, title="input X", highlight_row=self._row),
+            show_matrix(self._output, title=f"LayerNorm(X), eps = {format_eps(self.eps)}", highlight_row=self._row),
+        )
         lines = [f"Matrix editor: row {self._row + 1} is the current row (◀)", matrices, "", steps_text(self.record)]
         return "\n".join(lines + _message_lines(self._problems))
 

@@ -49,8 +49,12 @@ class MultipleChoice(_Question):
         self.buttons = widgets.RadioButtons(options=self.options, value=None, layout=widgets.Layout(width="auto"))
         self.buttons.observe(self._on_choice, names="value")
         self.verdict_html = widgets.HTML()
-        self.children = [widgets.HTML(f"<b>Check yourself.</b> {html.escape(self.question)}"), self.buttons,
-                         self.message_html, self.verdict_html]
+        self.children = [
+            widgets.HTML(f"<b>Check yourself.</b> {html.escape(self.question)}"),
+            self.buttons,
+            self.message_html,
+            self.verdict_html,
+        ]
 
     @_never_raises
     def choose(self, option) -> None:
@@ -91,7 +95,6 @@ def multiple_choice(question, options, answer, explanation="", hint="") -> Multi
     return MultipleChoice(question, options, answer, explanation=explanation, hint=hint)
 
 
-
 class NumberQuestion(_Question):
     """Type one number and be told whether it is right. Made by :func:`number_question`."""
 
@@ -103,12 +106,17 @@ class NumberQuestion(_Question):
         self.question, self.answer, self.tolerance = str(question), answer, tolerance
         self.hint, self.explanation = str(hint), str(explanation)
         self.typed: float | None = None
-        self.answer_box = name(widgets.Text(description="your answer:", placeholder="a number",
-                                                  continuous_update=False, **_WIDE), "your answer")
+        self.answer_box = name(
+            widgets.Text(description="your answer:", placeholder="a number", continuous_update=False, **_WIDE),
+            "your answer",
+        )
         self.answer_box.observe(self._on_answer, names="value")
         self.message_html, self.verdict_html = widgets.HTML(), widgets.HTML()
-        self.children = [widgets.HTML(f"<b>Check yourself.</b> {html.escape(self.question)}"),
-                         widgets.HBox([self.answer_box, self.message_html]), self.verdict_html]
+        self.children = [
+            widgets.HTML(f"<b>Check yourself.</b> {html.escape(self.question)}"),
+            widgets.HBox([self.answer_box, self.message_html]),
+            self.verdict_html,
+        ]
 
     def check(self, text) -> bool | None:
         """Check ``text`` as if typed into the box: True if right, False if wrong, None if not a number."""
@@ -136,8 +144,9 @@ class NumberQuestion(_Question):
 
     def text(self) -> str:
         verdict = self._verdict() or "(type your answer and press Enter)"
-        return "\n".join([f"Check yourself: {self.question}", f"  {verdict}"]
-                         + [f"⚠ {text}" for text in self._problems.values()])
+        return "\n".join(
+            [f"Check yourself: {self.question}", f"  {verdict}"] + [f"⚠ {text}" for text in self._problems.values()]
+        )
 
 
 def number_question(question, answer, tolerance, hint="", explanation="") -> NumberQuestion:

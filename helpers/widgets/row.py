@@ -34,8 +34,7 @@ class RowEditor(NumbersBox):
     ``message`` the current problem in plain words ("" when there is none).
     """
 
-    def __init__(self, row, eps=DEFAULT_EPS, gamma=None, beta=None, decimals=None, focus=None, plot=False,
-                 upto=None):
+    def __init__(self, row, eps=DEFAULT_EPS, gamma=None, beta=None, decimals=None, focus=None, plot=False, upto=None):
         super().__init__()
         values = parse_row(_as_text(row))
         eps = _check_eps_value(eps)
@@ -46,8 +45,14 @@ class RowEditor(NumbersBox):
         self._parsed_rows: dict[str, np.ndarray] = {}
 
         def text_box(value, description, placeholder="", width="420px"):
-            box = widgets.Text(value=value, description=description, placeholder=placeholder,
-                               continuous_update=False, layout=widgets.Layout(width=width), **_WIDE)
+            box = widgets.Text(
+                value=value,
+                description=description,
+                placeholder=placeholder,
+                continuous_update=False,
+                layout=widgets.Layout(width=width),
+                **_WIDE,
+            )
             box.observe(self._on_field_edit, names="value")
             return box
 
@@ -57,16 +62,33 @@ class RowEditor(NumbersBox):
         self._make_value_boxes()
         low, high = EPS_SLIDER_EXPONENTS
         self.eps_slider = widgets.FloatLogSlider(
-            value=min(max(eps, 10.0**low), 10.0**high), base=10, min=low, max=high, step=0.1,
-            description="ε (log scale):", readout_format=".1e", continuous_update=False, **_WIDE)
+            value=min(max(eps, 10.0**low), 10.0**high),
+            base=10,
+            min=low,
+            max=high,
+            step=0.1,
+            description="ε (log scale):",
+            readout_format=".1e",
+            continuous_update=False,
+            **_WIDE,
+        )
         self.eps_slider.observe(self._on_eps_slider, names="value")
         self.eps_text = text_box(_number_text(eps), "exact ε:", "e.g. 1e-5", width="200px")
         self.gamma_text = text_box("" if gamma is None else _as_text(gamma), "gamma γ:", "empty: 1 for every feature")
         self.beta_text = text_box("" if beta is None else _as_text(beta), "beta β:", "empty: 0 for every feature")
-        self.by_hand = widgets.Checkbox(value=decimals is not None, description="by hand, rounding every step to",
-                                        indent=False, layout=widgets.Layout(width="auto"))
-        self.places = widgets.BoundedIntText(value=3 if decimals is None else int(decimals), min=0, max=MAX_DECIMALS,
-                                             description="places", layout=widgets.Layout(width="130px"))
+        self.by_hand = widgets.Checkbox(
+            value=decimals is not None,
+            description="by hand, rounding every step to",
+            indent=False,
+            layout=widgets.Layout(width="auto"),
+        )
+        self.places = widgets.BoundedIntText(
+            value=3 if decimals is None else int(decimals),
+            min=0,
+            max=MAX_DECIMALS,
+            description="places",
+            layout=widgets.Layout(width="130px"),
+        )
         self.by_hand.observe(self._on_field_edit, names="value")
         self.places.observe(self._on_field_edit, names="value")
         self.messages = {name: widgets.HTML() for name in ("row", "eps", "gamma", "beta", "decimals", "general")}
@@ -78,13 +100,15 @@ class RowEditor(NumbersBox):
         self.announcement = widgets.HTML()
         self.plot_caption = widgets.HTML() if plot else None
 
-        self.later_toggle = widgets.ToggleButton(value=False, description="show the later steps",
-                                                 layout=widgets.Layout(width="200px"))
+        self.later_toggle = widgets.ToggleButton(
+            value=False, description="show the later steps", layout=widgets.Layout(width="200px")
+        )
         self.later_toggle.observe(self._on_field_edit, names="value")
 
         def line(*children, shown=True):
-            return widgets.HBox(list(children), layout=widgets.Layout(align_items="center",
-                                                                      display=None if shown else "none"))
+            return widgets.HBox(
+                list(children), layout=widgets.Layout(align_items="center", display=None if shown else "none")
+            )
 
         # Before a stage is learned, its control does nothing yet: hide it (upto=None shows everything).
         self.children = [
@@ -217,8 +241,10 @@ class RowEditor(NumbersBox):
             raise ValueError(f"{name}: {problem}") from None
         if row is not None and len(values) != len(row):
             default = "1s" if name == "γ" else "0s"
-            raise ValueError(f"{name} needs one value per feature: {len(row)} values; got {len(values)}. "
-                             f"Leave it empty for all {default}.")
+            raise ValueError(
+                f"{name} needs one value per feature: {len(row)} values; got {len(values)}. "
+                f"Leave it empty for all {default}."
+            )
         return values
 
     def _make_value_boxes(self) -> None:
@@ -233,8 +259,12 @@ class RowEditor(NumbersBox):
                 self.value_boxes = []
                 if len(typed) <= MAX_VALUE_BOXES:
                     for j in range(len(typed)):
-                        box = widgets.Text(description=f"x{j + 1}", continuous_update=False,
-                                           layout=widgets.Layout(width="130px"), style={"description_width": "24px"})
+                        box = widgets.Text(
+                            description=f"x{j + 1}",
+                            continuous_update=False,
+                            layout=widgets.Layout(width="130px"),
+                            style={"description_width": "24px"},
+                        )
                         box.observe(self._on_value_box, names="value")
                         self.value_boxes.append(box)
                 self.value_boxes_row.children = self.value_boxes
@@ -255,14 +285,17 @@ class RowEditor(NumbersBox):
         """The stages after ``upto`` that are folded away (none without ``upto``)."""
         if self.upto is None:
             return ()
-        return tuple(s for s in STAGES[STAGES.index(self.upto) + 1:] if s not in ("gamma", "beta"))
+        return tuple(s for s in STAGES[STAGES.index(self.upto) + 1 :] if s not in ("gamma", "beta"))
 
     def _stages(self):
         """The stages shown: all (None) without ``upto`` or with the later steps unfolded, else those learned."""
         if self.upto is None or self.later_toggle.value:
             return None
-        return tuple(s for s in STAGES[:STAGES.index(self.upto) + 1]
-                     if s not in ("gamma", "beta") or s == self.upto or s in self.focus)
+        return tuple(
+            s
+            for s in STAGES[: STAGES.index(self.upto) + 1]
+            if s not in ("gamma", "beta") or s == self.upto or s in self.focus
+        )
 
     def _folded_note(self) -> str:
         later = self._later_stages()
@@ -275,10 +308,12 @@ class RowEditor(NumbersBox):
         self._show_problems()
         note = self._folded_note()
         self.table.value = steps_html(self.record, self.focus, self._stages()) + (
-            f'<div style="font-size:12px;color:#555">{html.escape(note)}</div>' if note else "")
+            f'<div style="font-size:12px;color:#555">{html.escape(note)}</div>' if note else ""
+        )
         problem = next(iter(self._problems.values()), "")
-        self.announcement.value = status_html(f"⚠ {problem} The numbers shown are the last good ones." if problem
-                                              else result_sentence(self.record))
+        self.announcement.value = status_html(
+            f"⚠ {problem} The numbers shown are the last good ones." if problem else result_sentence(self.record)
+        )
         if self.plot_image is not None:
             self.plot_image.value = self._picture.png(self.record)
             alt = number_line_alt(self.record)
@@ -287,8 +322,13 @@ class RowEditor(NumbersBox):
 
     def text(self) -> str:
         note = self._folded_note()
-        return "\n".join([steps_text(self.record, self.focus, self._stages()), *([f"  ({note})"] if note else []),
-                          *_message_lines(self._problems)])
+        return "\n".join(
+            [
+                steps_text(self.record, self.focus, self._stages()),
+                *([f"  ({note})"] if note else []),
+                *_message_lines(self._problems),
+            ]
+        )
 
 
 def _NumberLinePicture():
@@ -301,13 +341,15 @@ def _NumberLinePicture():
 
 def _check_upto(upto) -> str | None:
     if upto is not None and upto not in STAGES:
-        raise InputError("upto", f"upto names a stage that does not exist: {upto!r}; the stages are "
-                                 f"{', '.join(STAGES)}.")
+        raise InputError(
+            "upto", f"upto names a stage that does not exist: {upto!r}; the stages are {', '.join(STAGES)}."
+        )
     return upto
 
 
-def row_editor(row, eps=DEFAULT_EPS, gamma=None, beta=None, decimals=None, focus=None, plot=False,
-               upto=None) -> RowEditor:
+def row_editor(
+    row, eps=DEFAULT_EPS, gamma=None, beta=None, decimals=None, focus=None, plot=False, upto=None
+) -> RowEditor:
     """A row editor: the row (paste field and one box per value), eps (log slider and exact entry),
     gamma and beta per feature, a "by hand" switch; every stage with its formula updates at once.
 
