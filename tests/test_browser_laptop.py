@@ -80,7 +80,9 @@ def laptop_page():
     session = shared_session()
     page = session.context.new_page()
     page.set_viewport_size(LAPTOP)
-    page.goto(session.lab.url("/lab"))
+    # A workspace of its own: JupyterLab moves a second window on the default workspace to a new one
+    # (a navigation that would destroy the page's context under the next evaluate).
+    page.goto(session.lab.url("/lab/workspaces/laptop"))
     page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
     page.evaluate("async () => { await window.jupyterapp.started; await window.jupyterapp.restored; }")
     page.evaluate(OPEN_SIDEBAR)
