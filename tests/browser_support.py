@@ -82,6 +82,15 @@ def chromium():
     """A headless Chromium driven by Playwright; closed (with its processes) on exit."""
     from playwright.sync_api import sync_playwright
 
+    if _SESSION:  # the shared session's Playwright runs in this thread, and a second one cannot start here
+        browser = _SESSION[0]._playwright.chromium.launch(
+            executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+        return
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
         try:
