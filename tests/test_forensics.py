@@ -202,12 +202,25 @@ def test_broken_functions_give_one_plain_sentence(fn, words):
     assert "could not be measured" in str(found) and words in found._repr_html_().replace("&#x27;", "'")
 
 
+_STOP = threading.Event()
+
+
+def _loops_until_stopped(x):
+    while not _STOP.is_set():
+        pass
+
+
 def test_the_time_limit_also_works_off_the_main_thread():
+    # Off the main thread, fingerprint stops waiting but cannot stop the loop itself; the test ends its
+    # loop afterwards, or it would spin for the rest of the run and slow every test after this one.
     result = {}
-    worker = threading.Thread(target=lambda: result.setdefault("f", fingerprint(_loops, time_limit=0.3)))
-    worker.start()
-    worker.join(10)
-    assert "did not finish" in result["f"].problem
+    worker = threading.Thread(target=lambda: result.setdefault("f", fingerprint(_loops_until_stopped, time_limit=0.3)))
+    try:
+        worker.start()
+        worker.join(10)
+        assert "did not finish" in result["f"].problem
+    finally:
+        _STOP.set()
 
 
 def test_mixing_rows_and_columns_is_reported():
