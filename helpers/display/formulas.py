@@ -95,6 +95,18 @@ def _elementwise(left, right, result, operator: str, work):
     return _listed(parts), pairs
 
 
+def _each_against(s, n: int, stage: str, left: str, right, operator: str, work) -> tuple[str, str, str]:
+    """One stage worked feature by feature against one number: x − μ (differences), (x − μ) / √(σ² + ε)."""
+    right_stage, value = right
+    result = s.cells(stage, s.places(stage))
+
+    def build(p):
+        cells = s.cells(left, p)
+        return _elementwise(cells, format_values(np.full(n, value), p), result, operator, work)
+
+    return (*_equation(build, max(s.places(left), s.places(right_stage))), _listed(result))
+
+
 def _filled(record, stage: str) -> tuple[str, str, str]:
     """(left side with the operands, "=" or "≈", shown result) for one stage; "" relation for a listing."""
     s = _Stage(record)
@@ -113,18 +125,7 @@ def _filled(record, stage: str) -> tuple[str, str, str]:
 
         return (*_equation(build, s.places("input")), shown)
     if stage == "differences":
-        result = s.cells("differences", s.places("differences"))
-
-        def build(p):
-            return _elementwise(
-                s.cells("input", p),
-                format_values(np.full(n, record.mean), p),
-                result,
-                "−",
-                lambda a, b: _EXACT.subtract(a, b),
-            )
-
-        return (*_equation(build, max(s.places("input"), s.places("mean"))), _listed(result))
+        return _each_against(s, n, "differences", "input", ("mean", record.mean), "−", _EXACT.subtract)
     if stage == "squared_differences":
         result = s.cells("squared_differences", s.places("squared_differences"))
 
@@ -161,18 +162,7 @@ def _filled(record, stage: str) -> tuple[str, str, str]:
 
         return (*_equation(build, wide), shown)
     if stage == "normalised":
-        result = s.cells("normalised", s.places("normalised"))
-
-        def build(p):
-            return _elementwise(
-                s.cells("differences", p),
-                format_values(np.full(n, record.std), p),
-                result,
-                "/",
-                lambda a, b: _EXACT.divide(a, b),
-            )
-
-        return (*_equation(build, max(s.places("differences"), s.places("std"))), _listed(result))
+        return _each_against(s, n, "normalised", "differences", ("std", record.std), "/", _EXACT.divide)
     # output: γ · x̂ + β for each feature
     result = s.cells("output", s.places("output"))
     if np.all(record.gamma == 1.0) and np.all(record.beta == 0.0):
