@@ -95,3 +95,65 @@ def result_sentence(record) -> str:
     if record.decimals is not None:
         sentence += f"; by hand, rounding every step to {record.decimals} places"
     return sentence + "."
+
+
+# ---------------------------------------------------------------------------------------------
+# Two gaps in the hosts that Python cannot reach, closed by a few lines of script (JupyterLab, Voilà)
+#
+# 1. ipywidgets 8 draws a slider with noUiSlider, whose handle (role="slider", the element that takes
+#    the focus and the arrow keys) has no accessible name: its description is a separate <label> that
+#    points nowhere, and ipywidgets offers no way to set the handle's attributes (axe-core reports
+#    "aria-input-field-name"; noUiSlider's own advice is to label the handle from script). The script
+#    names each handle by its slider's description (aria-labelledby), so "ε (log scale)" is read out.
+# 2. JupyterLab's notebook binds ↑ and ↓ to "select the cell above/below", and Lumino applies that even
+#    while a drop-down or a slider has the focus, so ↓ on the row picker left the widget. Lumino skips
+#    its shortcuts inside an element marked data-lm-suppress-shortcuts: the script marks drop-downs and
+#    slider handles, so the arrow keys change them as everywhere else (Tab and Shift+Tab still leave).
+#
+# The script is idempotent (one observer per page, however many widgets show it), touches only widget
+# elements, and runs once per animation frame at most while the page changes. ipywidgets 7.7 (Colab)
+# draws sliders with jQuery UI (no role="slider") and runs each output in its own frame: it is not sent
+# there. A host that does not run scripts in outputs (an untrusted notebook) simply goes without.
+HOST_FIXES_JS = """(() => {
+  const fix = () => {
+    for (const handle of document.querySelectorAll(".widget-slider .noUi-handle:not([data-layernorm-named])")) {
+      const label = handle.closest(".widget-slider").querySelector(".widget-label");
+      if (label && label.textContent.trim()) {
+        label.id = label.id || "layernorm-label-" + Math.random().toString(36).slice(2);
+        handle.setAttribute("aria-labelledby", label.id);
+      }
+      handle.setAttribute("data-lm-suppress-shortcuts", "true");
+      handle.setAttribute("data-layernorm-named", "");
+    }
+    for (const select of document.querySelectorAll(".widget-dropdown select:not([data-lm-suppress-shortcuts])")) {
+      select.setAttribute("data-lm-suppress-shortcuts", "true");
+    }
+  };
+  if (window.layernormHostFixes) { window.layernormHostFixes(); return; }
+  window.layernormHostFixes = fix;
+  let queued = false;
+  new MutationObserver(() => {
+    if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; fix(); }); }
+  }).observe(document.body, { childList: true, subtree: true });
+  fix();
+})();"""
+
+_FIXED_CONTROLS = (
+    widgets.FloatLogSlider,
+    widgets.FloatSlider,
+    widgets.IntSlider,
+    widgets.SelectionSlider,
+    widgets.Dropdown,
+)
+
+
+def needs_host_fixes(widget) -> bool:
+    """Whether ``widget`` holds a slider or a drop-down (anywhere inside), the controls the script fixes."""
+    if isinstance(widget, _FIXED_CONTROLS):
+        return True
+    return any(needs_host_fixes(child) for child in getattr(widget, "children", ()))
+
+
+def host_fixes_bundle() -> dict:
+    """The script as a display bundle; shown after a widget that needs it, on ipywidgets 8 only."""
+    return {"application/javascript": HOST_FIXES_JS}

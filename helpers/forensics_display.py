@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from helpers.display import format_eps_range, format_number, pad, text_width
+from helpers.display.formatting import scroll_box
 from helpers.forensics import departures
 
 NOISE = 1e-9  # below this, a measured change is rounding noise
@@ -67,9 +68,9 @@ def _html_table(title: str, header, rows, notes=(), flagged=(), css_class="layer
     )
     notes_html = "".join(f"<div>{html.escape(note)}</div>" for note in notes)
     return (
-        f'<div class="{css_class}" style="overflow-x:auto"><div style="font-weight:600;margin:4px 0">'
-        f'{html.escape(title)}</div><table style="{_CSS}"><tr>{head}</tr>{body}</table>'
-        f'<div style="font-size:13px;margin-top:4px">{notes_html}</div></div>'
+        f'<div class="{css_class}"><div style="font-weight:600;margin:4px 0">{html.escape(title)}</div>'
+        + scroll_box(f'<table style="{_CSS}"><tr>{head}</tr>{body}</table>', title)
+        + f'<div style="font-size:13px;margin-top:4px">{notes_html}</div></div>'
     )
 
 

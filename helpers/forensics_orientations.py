@@ -10,6 +10,7 @@ import html
 import numpy as np
 
 from helpers.display import format_number
+from helpers.display.formatting import scroll_box
 from helpers.forensics_display import _CELL, _CSS, _REDUCED
 
 
@@ -40,7 +41,7 @@ class Orientations:
                 for j, c in enumerate(row)
             )
             body += f'<tr><th style="{_CELL}">{html.escape(name)}</th>{tds}</tr>'
-        return "\n".join(text), f'<table style="{_CSS}"><tr><th></th>{head}</tr>{body}</table>'
+        return "\n".join(text), f'<table style="{_CSS}"><tr><td></td>{head}</tr>{body}</table>'
 
     def _panels(self):
         rows, columns = self.x.shape
@@ -84,11 +85,11 @@ class Orientations:
         parts = []
         for title, (_, table), code in self._panels():
             parts.append(
-                f'<div style="font-weight:600;margin:8px 0 4px">{html.escape(title)}</div>{table}'
+                f'<div style="font-weight:600;margin:8px 0 4px">{html.escape(title)}</div>{scroll_box(table, title)}'
                 f'<div style="font-size:13px">Highlighted: the values one LayerNorm statistic uses. '
                 f"{html.escape(code)}</div>"
             )
-        return f'<div class="layernorm-orientations" style="overflow-x:auto">{"".join(parts)}</div>'
+        return f'<div class="layernorm-orientations">{"".join(parts)}</div>'
 
 
 def orientations(x, places: int = 3) -> Orientations:

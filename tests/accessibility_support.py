@@ -38,7 +38,20 @@ SCAN = """async ([selector, disabled]) => {
     if (!nodes.length) return {nodes: 0, violations: []};
     const rules = Object.fromEntries(disabled.map(id => [id, {enabled: false}]));
     const result = await window.axe.run({include: nodes}, {resultTypes: ['violations'], rules});
-    return {nodes: nodes.length, violations: result.violations.map(v => ({
+    // Beyond axe: each slider handle named by its description (axe passes a handle with any name at
+    // all), and each drop-down marked so that JupyterLab leaves its arrow keys alone.
+    const within = (selector) => nodes.flatMap(node => [...node.querySelectorAll(selector)]);
+    const nameOf = (node) => (node.getAttribute('aria-labelledby') || '').split(/\\s+/).filter(Boolean)
+        .map(id => (document.getElementById(id) || {textContent: ''}).textContent).join(' ').trim();
+    const handles = within('.noUi-handle'), selects = within('.widget-dropdown select');
+    const controls = {
+        sliders: handles.length,
+        unnamed: handles.filter(h => !nameOf(h)).map(h => h.outerHTML.slice(0, 160)),
+        names: handles.map(nameOf),
+        dropdowns: selects.length,
+        arrowsTaken: selects.filter(s => !s.closest('[data-lm-suppress-shortcuts]')).length,
+    };
+    return {nodes: nodes.length, controls, violations: result.violations.map(v => ({
         id: v.id, impact: v.impact, help: v.help, count: v.nodes.length,
         where: v.nodes.slice(0, 3).map(n => n.html.slice(0, 160)),
         // every node of it is an image JupyterLab's own output renderer drew (it gives images no alt)

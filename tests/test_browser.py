@@ -278,14 +278,15 @@ KEYBOARD_CELLS = [
 FOCUSED = """() => {  // what has the focus: its accessible name, and whether the focus can be seen
     const node = document.activeElement;
     if (!node || node === document.body) return null;
-    // Its label (linked, wrapping, or its widget's own label, as for a slider's handle and readout),
-    // else its title, its text or its placeholder.
+    // Its accessible name as a screen reader computes it, in order: aria-labelledby, aria-label, a linked
+    // or wrapping <label>, its title, its text, its placeholder. (A slider's handle has a name only when
+    // something names it: helpers.accessibility's script links it to the slider's description.)
+    const text = (element) => (element ? element.textContent.trim() : '');
+    const labelledby = (node.getAttribute('aria-labelledby') || '').split(/\\s+/).filter(Boolean)
+        .map((id) => text(document.getElementById(id))).join(' ').trim();
     const linked = node.id && document.querySelector(`label[for="${node.id}"]`);
-    const widget = node.closest('.jupyter-widgets:not(.widget-box)');
-    const own = widget && widget.querySelector(':scope > .widget-label');
-    const name = node.getAttribute('aria-label') || (linked && linked.textContent.trim())
-        || (node.closest('label') && node.closest('label').textContent.trim()) || (own && own.textContent.trim())
-        || node.title || node.textContent.trim() || node.placeholder || node.tagName;
+    const name = labelledby || node.getAttribute('aria-label') || text(linked) || text(node.closest('label'))
+        || node.title || text(node) || node.placeholder || node.tagName;
     const style = getComputedStyle(node);
     const visible = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0)
         || style.boxShadow !== 'none' || node.matches(':focus-visible');
@@ -411,17 +412,16 @@ def test_step_explorer_by_keyboard_alone(keyboard_page):
         explorer.locator("button", has_text="Next ▶").focus()  # a disabled button drops the focus
     line = explorer_line(explorer, "output")
     assert line is not None and line.endswith(stage_result("output", hand)), line
-    # The row picker by keys: row 2 at the same stage. In JupyterLab a bare ↓ on a drop-down is taken by
-    # the notebook (command mode: "select the cell below", and the focus leaves the widget); Alt+↓ opens
-    # the list, where ↓ and Enter choose, as in any <select>. (Colab and Voilà do not take the bare ↓.)
+    # The row picker by keys: a bare ↓ chooses row 2 at the same stage. (JupyterLab binds ↓ to "select the
+    # cell below"; helpers.accessibility's script keeps the arrow keys in the drop-down.)
     explorer.locator("select").focus()
-    page.keyboard.press("Alt+ArrowDown")
     page.keyboard.press("ArrowDown")
-    page.keyboard.press("Enter")
     expected = stage_result("output", by_hand(X[1]))
     page.wait_for_function(
         "([root, text]) => root.textContent.includes(text)", arg=[explorer.element_handle(), expected], timeout=10_000
     )
+    focused = page.evaluate(FOCUSED)
+    assert focused and focused["tag"] == "SELECT", f"↓ on the row picker moved the focus to {focused}"
 
 
 def test_matrix_editor_by_keyboard_alone(keyboard_page):

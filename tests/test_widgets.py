@@ -52,7 +52,7 @@ def text_plain_as_displayed(widget) -> str:
 
     with capture_output() as captured:
         display(widget)
-    (output,) = captured.outputs
+    output = captured.outputs[0]  # a second output, if any, is helpers.accessibility's script
     return output.data["text/plain"]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import math
 import unicodedata
 
@@ -37,10 +38,21 @@ _CELL = "padding:2px 10px;border-bottom:1px solid #ddd"
 _NUMBER_CELL = _CELL + ";text-align:right"
 _FLAG_STYLE = "background:#fdf0d5"  # pale orange, paired with a text marker for colour-blind readers
 _HIGHLIGHT_STYLE = "background:#dbe9f6"
-# Every table sits in a box that scrolls sideways when it is wider than its cell (a laptop with
-# JupyterLab's file browser open leaves about 590 px), so nothing is cut off or wrapped.
-_SCROLL_OPEN = '<div class="layernorm-scroll" style="overflow-x:auto;max-width:100%">'
-_SCROLL_CLOSE = "</div>"
+
+
+def scroll_box(inner: str, name: str) -> str:
+    """``inner`` (a table) in a box that scrolls sideways when it is wider than its cell: a laptop with
+    JupyterLab's file browser open leaves about 590 px, and nothing is cut off or wrapped.
+
+    A box that scrolls must be reachable without a mouse (axe-core's rule scrollable-region-focusable):
+    ``tabindex="0"`` lets Tab reach it and the arrow keys scroll it, and a screen reader announces it as a
+    region called ``name`` ("… table, scrolls sideways"), so the extra Tab stop says what it is.
+    """
+    label = html.escape(f"{name or 'table'}, scrolls sideways")
+    return (
+        f'<div class="layernorm-scroll" role="region" tabindex="0" aria-label="{label}" '
+        f'style="overflow-x:auto;max-width:100%">{inner}</div>'
+    )
 
 
 def text_width(text: str) -> int:

@@ -20,10 +20,9 @@ from helpers.display.formatting import (
     _FLAG_STYLE,
     _HIGHLIGHT_STYLE,
     _NUMBER_CELL,
-    _SCROLL_CLOSE,
-    _SCROLL_OPEN,
     _rjust,
     pad,
+    scroll_box,
     text_width,
 )
 
@@ -96,8 +95,8 @@ def render_html(table: Table) -> str:
     notes_block = f'<div style="font-size:12px;margin-top:4px;color:#444">{notes}</div>' if notes else ""
     return (
         f'<div class="{table.css_class}"><div style="font-weight:600;margin:4px 0">{html.escape(table.title)}</div>'
-        f'{_SCROLL_OPEN}<table style="{_CSS}"><tr>{head}</tr>{"".join(body)}</table>{_SCROLL_CLOSE}'
-        f"{notes_block}</div>"
+        + scroll_box(f'<table style="{_CSS}"><tr>{head}</tr>{"".join(body)}</table>', table.title)
+        + f"{notes_block}</div>"
     )
 
 
@@ -172,9 +171,9 @@ def render_steps_html(table: StepsTable) -> str:
     head = ""
     if hand:
         head = (
-            f'<tr><th style="{_CELL}"></th><th style="{_CELL}"></th>'
+            f'<tr><td style="{_CELL}"></td><td style="{_CELL}"></td>'
             f'<th style="{_CELL};text-align:left" colspan="{columns}">{html.escape(table.hand_heading)}</th>'
-            f'<th style="{_CELL}"></th><th style="{_CELL};text-align:left" colspan="{columns}">exact</th></tr>'
+            f'<td style="{_CELL}"></td><th style="{_CELL};text-align:left" colspan="{columns}">exact</th></tr>'
         )
     body = []
     for row in rows:
@@ -192,7 +191,9 @@ def render_steps_html(table: StepsTable) -> str:
     notes = "".join(f'<div style="font-size:12px;margin-top:4px">{html.escape(note)}</div>' for note in table.notes)
     return (
         f'<div class="layernorm-steps"><div style="font-weight:600;margin:4px 0">{html.escape(table.title)}'
-        f'</div>{_SCROLL_OPEN}<table style="{_CSS}">{head}{"".join(body)}</table>{_SCROLL_CLOSE}{notes}</div>'
+        + "</div>"
+        + scroll_box(f'<table style="{_CSS}">{head}{"".join(body)}</table>', table.title)
+        + f"{notes}</div>"
     )
 
 
@@ -244,8 +245,12 @@ def render_grid_html(grid: Grid) -> str:
         rows.append(f'<tr{style}><th style="{_CELL};text-align:left">{html.escape(row.label)}</th>{cells}</tr>')
     title = f'<div style="font-weight:600;margin:4px 0">{html.escape(grid.title)}</div>' if grid.title else ""
     return (
-        f'<div class="{grid.css_class}">{title}{_SCROLL_OPEN}<table style="{_CSS}"><tr><th style="{_CELL}"></th>{headers}</tr>'
-        f"{''.join(rows)}</table>{_SCROLL_CLOSE}</div>"
+        f'<div class="{grid.css_class}">{title}'
+        + scroll_box(
+            f'<table style="{_CSS}"><tr><td style="{_CELL}"></td>{headers}</tr>{"".join(rows)}</table>',
+            grid.title or "matrix",
+        )
+        + "</div>"
     )
 
 
@@ -297,6 +302,7 @@ def render_formulas_html(table: FormulasTable) -> str:
     legend = "".join(f"<div>{html.escape(note)}</div>" for note in table.notes)
     notes = f'<div style="font-size:12px;margin-top:4px;color:#444">{legend}</div>' if legend else ""
     return (
-        f'<div class="{table.css_class}">{heading}{_SCROLL_OPEN}'
-        f'<table style="{_CSS}">{"".join(rows)}</table>{_SCROLL_CLOSE}{notes}</div>'
+        f'<div class="{table.css_class}">{heading}'
+        + scroll_box(f'<table style="{_CSS}">{"".join(rows)}</table>', table.title)
+        + f"{notes}</div>"
     )

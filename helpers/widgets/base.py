@@ -10,6 +10,7 @@ import math
 import ipywidgets as widgets
 import numpy as np
 
+from helpers.accessibility import host_fixes_bundle, needs_host_fixes
 from helpers.data import parse_number
 from helpers.validation import check_matrix, check_row_index, eps_from_text
 
@@ -78,6 +79,15 @@ class NumbersBox(widgets.VBox):
             data = super()._repr_mimebundle_(**kwargs) or {}
             data["text/plain"] = repr(self)
             return data
+
+        def _ipython_display_(self, **kwargs):
+            """The widget, then (when it holds a slider or a drop-down) the script that names slider handles
+            and keeps the arrow keys in drop-downs: see helpers.accessibility."""
+            from IPython.display import display
+
+            display(self._repr_mimebundle_(**kwargs), raw=True)
+            if needs_host_fixes(self):
+                display(host_fixes_bundle(), raw=True)
 
     else:
 
