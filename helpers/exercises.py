@@ -25,7 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from helpers.display.formatting import scroll_box
 from helpers.exercise_cases import STEPS, Case, cases, mistakes, rounded_results
+from helpers.timeouts import Stopped, stop_thread
 
 TIME_LIMIT = 3.0  # seconds for one call of the learner's function
 SCALAR_STEPS = ("mean", "variance", "std")
@@ -76,9 +78,11 @@ class CheckResult:
                     f'<tr><th style="text-align:left;padding-right:1em">{label}</th>'
                     f'<td style="text-align:left;font-family:monospace">{html.escape(text)}</td></tr>'
                 )
-        table = f'<table style="margin:0.3em 0 0 1.5em">{rows}</table>' if rows else ""
+        table = (
+            scroll_box(f'<table style="margin:0.3em 0 0 1.5em">{rows}</table>', f"{self.step} check") if rows else ""
+        )
         return (
-            f'<div style="max-width:100%;overflow-x:auto"><div style="color:{colour}">'
+            f'<div><div style="color:{colour}">'
             f"<b>{mark} {html.escape(self.step)}</b>: {html.escape(self.diagnosis)}</div>{table}</div>"
         )
 
@@ -181,7 +185,7 @@ def run_call(fn, args, time_limit: float = TIME_LIMIT) -> Outcome:
         try:
             with np.errstate(all="ignore"):  # 0 / 0 gets a plain sentence (NaN) instead of numpy's warning
                 box["value"] = fn(*copies)
-        except _Stopped:
+        except Stopped:
             box["stopped"] = True
         except BaseException as error:  # noqa: BLE001 — the learner's code may raise anything
             box["error"] = error
@@ -189,7 +193,7 @@ def run_call(fn, args, time_limit: float = TIME_LIMIT) -> Outcome:
     thread = threading.Thread(target=target, daemon=True, name="helpers.exercises check")
     thread.start()
     thread.join(time_limit)
-    if thread.is_alive() and not _stop(thread):
+    if thread.is_alive() and not stop_thread(thread):
         return Outcome(
             problem=f"Your function did not finish within {time_limit:g} seconds: look for a loop "
             "that never ends (a `while` whose condition never becomes false). It is still "
@@ -215,22 +219,6 @@ def run_call(fn, args, time_limit: float = TIME_LIMIT) -> Outcome:
         )
     mutated = any(isinstance(a, np.ndarray) and not np.array_equal(a, c, equal_nan=True) for a, c in zip(args, copies))
     return Outcome(value=box.get("value"), mutated=mutated)
-
-
-class _Stopped(Exception):
-    """Raised inside the learner's thread to stop a function that ran past the time limit."""
-
-
-def _stop(thread: threading.Thread, wait: float = 0.5) -> bool:
-    """Stop a thread stuck in Python code (an endless loop) by raising _Stopped inside it; True if it ended.
-    Code stuck inside one long numpy call cannot be interrupted this way."""
-    import ctypes
-
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(_Stopped))
-    thread.join(wait)
-    if thread.is_alive():
-        return False
-    return True
 
 
 def _as_result(step: str, case: Case, value):

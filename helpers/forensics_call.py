@@ -18,6 +18,8 @@ import warnings
 
 import numpy as np
 
+from helpers.timeouts import stop_thread
+
 GAMMA_NAMES = ("weight", "gamma", "scale", "a_2")  # what implementations call γ
 BETA_NAMES = ("bias", "beta", "shift", "b_2")  # and β
 
@@ -184,10 +186,11 @@ class Caller:
             except BaseException as problem:  # noqa: BLE001 (handed back to the caller below)
                 result["problem"] = problem
 
-        worker = threading.Thread(target=run, daemon=True)
+        worker = threading.Thread(target=run, daemon=True, name="helpers.forensics call")
         worker.start()
         worker.join(seconds)
         if worker.is_alive():
+            stop_thread(worker)  # an endless Python loop stops here; one long C call runs on by itself
             raise _TimeUp
         if "problem" in result:
             raise result["problem"]

@@ -210,15 +210,18 @@ def _loops_until_stopped(x):
         pass
 
 
-def test_the_time_limit_also_works_off_the_main_thread():
-    # Off the main thread, fingerprint stops waiting but cannot stop the loop itself; the test ends its
-    # loop afterwards, or it would spin for the rest of the run and slow every test after this one.
+def test_the_time_limit_also_works_off_the_main_thread_and_stops_the_loop():
+    # Off the main thread there is no SIGALRM: fingerprint stops waiting, then stops the loop itself (an
+    # exception raised inside its thread). _STOP only ends the loop if that failed, so that a failure
+    # here cannot leave a thread spinning for the rest of the run and slow every test after this one.
     result = {}
     worker = threading.Thread(target=lambda: result.setdefault("f", fingerprint(_loops_until_stopped, time_limit=0.3)))
     try:
         worker.start()
         worker.join(10)
         assert "did not finish" in result["f"].problem
+        left = [t.name for t in threading.enumerate() if t.name == "helpers.forensics call"]
+        assert not left, "the learner's endless loop is still running after fingerprint gave up on it"
     finally:
         _STOP.set()
 
