@@ -90,7 +90,10 @@ def _forward(x: np.ndarray, eps: float, zero_std: str = _ZERO_STD_ROWS):
             x_hat, mean, var, std = layer_norm_forward(x, eps)
         except FloatingPointError:
             raise InputError("row", _too_large(x.dtype)) from None
-    if np.any(std == 0):
+    # A row of equal values has variance 0 exactly, even where the float mean is off in its last bit
+    # (3 × 0.003 / 3 = 0.0030000000000000005): with ε = 0 that is 0 / 0, not the ±1s the float noise gives.
+    constant = np.all(x == x[..., :1], axis=-1, keepdims=True)
+    if np.any(std == 0) or (eps == 0 and np.any(constant)):
         raise InputError("row", zero_std)
     return x_hat, mean, var, std
 

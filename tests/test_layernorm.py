@@ -533,3 +533,14 @@ def test_rounding_by_hand_has_its_truthful_name_and_the_old_one_still_works():
     assert helpers.round_half_away_from_zero(-0.0625, 3) == -0.063  # away from zero, not "up"
     assert helpers.round_half_away_from_zero(0.0625, 3) == 0.063
     assert helpers.round_half_up is helpers.round_half_away_from_zero  # notebooks that used the old name run
+
+
+@pytest.mark.parametrize("value", [0.003, 0.1, 1e-7, -2.5])
+def test_a_row_of_equal_values_with_eps_0_is_refused_even_when_the_float_mean_is_off(value):
+    """3 × 0.003 / 3 is 0.0030000000000000005 in floats: the differences are ±4e-19, not 0, and dividing
+    them by their own tiny std would show ±1s. The row's true variance is 0: with ε = 0, a sentence."""
+    with pytest.raises(ValueError, match="same"):
+        layer_norm_steps([value] * 3, eps=0.0)
+    with pytest.raises(ValueError, match="same"):
+        layer_norm(np.array([[1.0, 2.0, 3.0], [value] * 3]), eps=0.0)
+    assert np.all(np.abs(layer_norm_steps([value] * 3, eps=1e-5).normalised) < 1e-9)

@@ -320,6 +320,7 @@ flat_rows = st.tuples(st.floats(-5, 5), st.integers(2, 5)).map(
 @example(row=[0.663, 0.779, 0.648], eps=1e-5, affine=False, decimals=None, data=None)  # 06's row 5
 @example(row=[1.133, -0.299, 0.503], eps=1e-5, affine=False, decimals=None, data=None)
 @example(row=[0.663, 0.779, 0.648], eps=1e-5, affine=False, decimals=3, data=None)
+@example(row=[0.003, 0.003, 0.003], eps=0.0, affine=False, decimals=None, data=None)  # float mean off by 5e-19
 def test_every_displayed_equation_marked_equal_is_true_at_the_precision_shown(row, eps, affine, decimals, data):
     from helpers.display import STAGE_LABELS, filled_formula, filled_formulas_html, filled_formulas_text
 
