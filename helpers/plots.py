@@ -318,9 +318,11 @@ def normalised_circle(matrix, eps: float = DEFAULT_EPS, ax=None, extra_points=No
             gid="circle",
         )
     )
+    axis_angles = []
     for k in range(3):
         direction = plane_coordinates(np.eye(3)[k])[0]
         direction /= np.linalg.norm(direction)
+        axis_angles.append(math.atan2(direction[1], direction[0]))
         ax.plot(*np.stack([-2.2 * direction, 2.2 * direction]).T, color="#bbbbbb", linewidth=0.8, zorder=0)
         ax.annotate(f"f{k + 1} +", 2.3 * direction, ha="center", va="center", fontsize=9, color="#666666")
     farthest_label = 0.0
@@ -334,7 +336,7 @@ def normalised_circle(matrix, eps: float = DEFAULT_EPS, ax=None, extra_points=No
             markersize=9,
             color=colour,
             markeredgecolor="black",
-            label=f"row {i + 1}",
+            label=f"_row {i + 1}",  # labelled beside the point, so not in the legend (which stays small)
             gid=f"row {i + 1}",
         )
         # the label sits outside the circle along the point's own direction, beyond any extra point there
@@ -347,6 +349,8 @@ def normalised_circle(matrix, eps: float = DEFAULT_EPS, ax=None, extra_points=No
                 if abs(math.remainder(math.atan2(p[1], p[0]) - angle, math.tau)) < 0.35
             ]
         )
+        if any(abs(math.remainder(a - angle, math.tau)) < 0.3 for a in axis_angles):
+            label_at = max(label_at, 2.75)  # beyond the "f k +" label on that axis, not on top of it
         farthest_label = max(farthest_label, label_at)
         ax.annotate(
             f"row {i + 1}",
@@ -370,8 +374,29 @@ def normalised_circle(matrix, eps: float = DEFAULT_EPS, ax=None, extra_points=No
         f"Normalised rows lie on a circle of radius √3 ≈ {format_number(radius, 3)}\n"
         f"in the plane x̂₁ + x̂₂ + x̂₃ = 0 (eps = {format_eps(eps)})"
     )
-    ax.legend(loc="upper left", fontsize=8, framealpha=0.9)
+    _legend_clear_of_labels(ax, points)
     return figure
+
+
+def _legend_clear_of_labels(ax, points) -> None:
+    """The legend in the first corner where it covers no label and no point (else where it covers fewest):
+    matplotlib's loc="best" sees the markers but not the annotations, and would hide a row's label."""
+    from matplotlib.text import Text
+
+    figure = ax.figure
+    renderer = figure.canvas.get_renderer() if hasattr(figure.canvas, "get_renderer") else figure._get_renderer()
+    figure.draw_without_rendering()  # the equal aspect moves the axes when drawn: measure after that
+    texts = [Text.get_window_extent(text, renderer) for text in ax.texts]  # without an annotation's leader line
+    marks = ax.transData.transform(np.asarray(points).reshape(-1, 2))
+    covered = {}
+    for corner in ("upper left", "upper right", "lower left", "lower right"):
+        legend = ax.legend(loc=corner, fontsize=8, framealpha=0.9)
+        figure.draw_without_rendering()  # a legend finds its place when drawn
+        box = legend.get_window_extent(renderer)
+        covered[corner] = sum(box.overlaps(t) for t in texts) + sum(box.contains(*m) for m in marks)
+        if not covered[corner]:
+            return
+    ax.legend(loc=min(covered, key=covered.get), fontsize=8, framealpha=0.9)
 
 
 def _draw_extra_points(ax, points, label: str) -> None:

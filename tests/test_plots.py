@@ -312,3 +312,30 @@ def test_number_line_picture_redrawn_after_many_edits_equals_a_fresh_one():
     last = helpers.layer_norm_steps(X[0], eps=1e-3)
     assert picture.png(last) == NumberLinePicture().png(last)
     assert picture.png(last)[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _text_boxes(figure):
+    """Every annotation's and the legend's box on the drawn figure, in pixels, with a name."""
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    (ax,) = figure.axes
+    from matplotlib.text import Text
+
+    # Text's own extent: an Annotation's would include its leader line, which may pass near another label
+    boxes = [(text.get_text(), Text.get_window_extent(text, renderer)) for text in ax.texts]
+    return boxes + [("legend", ax.get_legend().get_window_extent(renderer))]
+
+
+@pytest.mark.parametrize(("published", "size"), [(False, None), (True, None), (False, 5.4)])
+def test_circle_labels_and_legend_never_cover_each_other(published, size):
+    """The lesson's circle (07; the lecture draws it 5.4 in wide) and the one with the published rows
+    (07): no label sits under the legend or under another label, so every label can be read."""
+    from helpers.data import load_published_output
+
+    extra = load_published_output() if published else None
+    ax = plt.subplots(figsize=(size, size))[1] if size else None
+    figure = plots.normalised_circle(X, extra_points=extra, extra_label="published", ax=ax)
+    boxes = _text_boxes(figure)
+    clashes = [(a, b) for k, (a, box_a) in enumerate(boxes) for b, box_b in boxes[k + 1 :] if box_a.overlaps(box_b)]
+    plt.close(figure)
+    assert not clashes, f"labels on top of each other: {clashes}"
