@@ -216,8 +216,8 @@ def _static(widget):
         return _HTML(widget.stages_html.value)
     if hasattr(widget, "output_html"):  # the matrix editor: LayerNorm of every row
         return _HTML(widget.output_html.value)
-    if isinstance(getattr(widget, "focus", None), tuple):  # a row editor: the row and its focus stages
-        return _HTML(_steps_html(widget.record, widget.focus, ("input", *widget.focus)))
+    if isinstance(getattr(widget, "focus", None), tuple):  # a row editor: the stages its slide shows
+        return _HTML(_steps_html(widget.record, widget.focus, widget.shown_stages or ("input", *widget.focus)))
     parts, todo = [], [widget]
     while todo:
         current = todo.pop(0)

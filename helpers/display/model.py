@@ -171,7 +171,7 @@ def render_steps_html(table: StepsTable) -> str:
     head = ""
     if hand:
         head = (
-            f'<tr><td style="{_CELL}"></td><td style="{_CELL}"></td>'
+            f'<tr><td style="{_CELL}"></td><td class="layernorm-formula" style="{_CELL}"></td>'
             f'<th style="{_CELL};text-align:left" colspan="{columns}">{html.escape(table.hand_heading)}</th>'
             f'<td style="{_CELL}"></td><th style="{_CELL};text-align:left" colspan="{columns}">exact</th></tr>'
         )
@@ -186,11 +186,13 @@ def render_steps_html(table: StepsTable) -> str:
             cells += f'<td style="{_CELL};color:#999">│</td>' + numbers(row.exact, _NUMBER_CELL + ";color:#555")
         body.append(
             f'<tr{style}><th style="{_CELL};{weight}text-align:left">{html.escape(row.label)}{mark}'
-            f'</th><td style="{_CELL};text-align:left;color:#555;white-space:nowrap">{row.formula_html}</td>{cells}</tr>'
+            f'</th><td class="layernorm-formula" style="{_CELL};text-align:left;color:#555;white-space:nowrap">'
+            f"{row.formula_html}</td>{cells}</tr>"
         )
     notes = "".join(f'<div style="font-size:12px;margin-top:4px">{html.escape(note)}</div>' for note in table.notes)
     return (
-        f'<div class="layernorm-steps"><div style="font-weight:600;margin:4px 0">{html.escape(table.title)}'
+        f'<div class="layernorm-steps{" layernorm-steps-hand" if hand else ""}">'
+        f'<div style="font-weight:600;margin:4px 0">{html.escape(table.title)}'
         + "</div>"
         + scroll_box(f'<table style="{_CSS}">{head}{"".join(body)}</table>', table.title)
         + f"{notes}</div>"

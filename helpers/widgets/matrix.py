@@ -7,7 +7,7 @@ import numpy as np
 
 from helpers.accessibility import name
 from helpers.data import parse_number
-from helpers.display import format_eps, show_matrix, side_by_side, steps_html, steps_text
+from helpers.display import format_eps, show_matrix, side_by_side, stage_names, steps_html, steps_text
 from helpers.layernorm import DEFAULT_EPS, frozen_array, layer_norm, layer_norm_steps
 from helpers.widgets.base import (
     _MESSAGE_COLOUR,
@@ -27,8 +27,10 @@ from helpers.widgets.base import (
 class MatrixEditor(NumbersBox):
     """Every row in and out side by side; editing a cell recomputes the whole output. Made by :func:`matrix_editor`."""
 
-    def __init__(self, matrix, row=0, eps=DEFAULT_EPS):
+    def __init__(self, matrix, row=0, eps=DEFAULT_EPS, stages=None):
         super().__init__()
+        self.add_class("layernorm-matrix-editor")  # the lecture's presenter styles its grid for the room
+        self.stages = stage_names(stages, "stages") or None
         self.matrix = _check_matrix(matrix)
         rows, columns = self.matrix.shape
         if self.matrix.size > MAX_MATRIX_CELLS:
@@ -63,12 +65,15 @@ class MatrixEditor(NumbersBox):
         for line in self.cells:
             for cell in line:
                 cell.observe(self._on_cell, names="value")
+                cell.add_class("layernorm-cell")
         self.row_labels = [widgets.Label(layout=widgets.Layout(width="76px")) for _ in range(rows)]  # fits "▶ row 10"
         self.row_lines = [widgets.HBox([label, *line]) for label, line in zip(self.row_labels, self.cells)]
         header = widgets.HBox(
             [widgets.Label("", layout=widgets.Layout(width="76px"))]
             + [widgets.Label(f"f{j + 1}", layout=widgets.Layout(width="90px")) for j in range(columns)]
         )
+        for label in [*self.row_labels, *header.children]:
+            label.add_class("layernorm-grid-label")
         self.row_picker = widgets.Dropdown(
             options=[(f"row {i + 1}", i) for i in range(rows)],
             value=self._row,
@@ -201,19 +206,25 @@ class MatrixEditor(NumbersBox):
         self.output_html.value = show_matrix(
             self._output, title=f"LayerNorm(X), eps = {format_eps(self.eps)}", highlight_row=self._row
         )._repr_html_()
-        self.steps_html.value = steps_html(self.record)
+        self.steps_html.value = steps_html(self.record, stages=self.stages)
 
     def text(self) -> str:
         matrices = side_by_side(
             show_matrix(self.matrix, title="input X", highlight_row=self._row),
             show_matrix(self._output, title=f"LayerNorm(X), eps = {format_eps(self.eps)}", highlight_row=self._row),
         )
-        lines = [f"Matrix editor: row {self._row + 1} is the current row (◀)", matrices, "", steps_text(self.record)]
+        lines = [
+            f"Matrix editor: row {self._row + 1} is the current row (◀)",
+            matrices,
+            "",
+            steps_text(self.record, stages=self.stages),
+        ]
         return "\n".join(lines + _message_lines(self._problems))
 
 
-def matrix_editor(matrix, row=0, eps=DEFAULT_EPS) -> MatrixEditor:
+def matrix_editor(matrix, row=0, eps=DEFAULT_EPS, stages=None) -> MatrixEditor:
     """Edit a small matrix cell by cell and see LayerNorm of every row beside it, the current row
-    highlighted and worked out in full below. Introduced in notebook 01.
+    highlighted and worked out in full below (``stages`` picks the stages shown there, e.g. for a
+    projected slide; None shows all). Introduced in notebook 01.
     """
-    return MatrixEditor(matrix, row=row, eps=eps)
+    return MatrixEditor(matrix, row=row, eps=eps, stages=stages)

@@ -34,12 +34,26 @@ class RowEditor(NumbersBox):
     ``message`` the current problem in plain words ("" when there is none).
     """
 
-    def __init__(self, row, eps=DEFAULT_EPS, gamma=None, beta=None, decimals=None, focus=None, plot=False, upto=None):
+    def __init__(
+        self,
+        row,
+        eps=DEFAULT_EPS,
+        gamma=None,
+        beta=None,
+        decimals=None,
+        focus=None,
+        plot=False,
+        upto=None,
+        stages=None,
+        controls=None,
+    ):
         super().__init__()
         values = parse_row(_as_text(row))
         eps = _check_eps_value(eps)
         self.upto = _check_upto(upto)
         self.focus = stage_names(self.upto if focus is None and self.upto else focus, "focus")
+        self.shown_stages = stage_names(stages, "stages") or None
+        self.controls = _check_controls(controls)
         self.record = layer_norm_steps(values, eps=eps, gamma=gamma, beta=beta, decimals=decimals)
         self._syncing = self._typing_in_boxes = False
         self._parsed_rows: dict[str, np.ndarray] = {}
@@ -101,7 +115,9 @@ class RowEditor(NumbersBox):
         self.plot_caption = widgets.HTML() if plot else None
 
         self.later_toggle = widgets.ToggleButton(
-            value=False, description="show the later steps", layout=widgets.Layout(width="200px")
+            value=False,
+            description="show every step" if self.shown_stages else "show the later steps",
+            layout=widgets.Layout(width="200px"),
         )
         self.later_toggle.observe(self._on_field_edit, names="value")
 
@@ -110,14 +126,16 @@ class RowEditor(NumbersBox):
                 list(children), layout=widgets.Layout(align_items="center", display=None if shown else "none")
             )
 
-        # Before a stage is learned, its control does nothing yet: hide it (upto=None shows everything).
+        # Before a stage is learned, its control does nothing yet: hide it (upto=None shows everything);
+        # ``controls`` keeps only the lines a slide needs.
+        self.value_boxes_row.layout.display = None if "values" in self.controls else "none"
         self.children = [
-            line(self.row_text, self.messages["row"]),
+            line(self.row_text, self.messages["row"], shown="row" in self.controls),
             self.value_boxes_row,
-            line(self.eps_slider, self.eps_text, self.messages["eps"], shown=self._learned("eps")),
-            line(self.gamma_text, self.messages["gamma"], shown=self._learned("gamma")),
-            line(self.beta_text, self.messages["beta"], shown=self._learned("beta")),
-            line(self.by_hand, self.places, self.messages["decimals"]),
+            line(self.eps_slider, self.eps_text, self.messages["eps"], shown=self._shows("eps")),
+            line(self.gamma_text, self.messages["gamma"], shown=self._shows("gamma")),
+            line(self.beta_text, self.messages["beta"], shown=self._shows("beta")),
+            line(self.by_hand, self.places, self.messages["decimals"], shown="by_hand" in self.controls),
             self.messages["general"],
             self.announcement,
             self.table,
@@ -281,16 +299,25 @@ class RowEditor(NumbersBox):
         """True when ``stage`` is learned so far (always, without ``upto``)."""
         return self.upto is None or STAGES.index(stage) <= STAGES.index(self.upto)
 
+    def _shows(self, control: str) -> bool:
+        """Whether the line of ``control`` ("eps", "gamma", "beta") is shown: learned, and asked for."""
+        return self._learned(control) and control in self.controls
+
     def _later_stages(self) -> tuple[str, ...]:
-        """The stages after ``upto`` that are folded away (none without ``upto``)."""
+        """The stages folded away: those not in ``stages``, or after ``upto`` (none without either)."""
+        if self.shown_stages:
+            return tuple(s for s in STAGES if s not in self.shown_stages and s not in ("gamma", "beta"))
         if self.upto is None:
             return ()
         return tuple(s for s in STAGES[STAGES.index(self.upto) + 1 :] if s not in ("gamma", "beta"))
 
     def _stages(self):
-        """The stages shown: all (None) without ``upto`` or with the later steps unfolded, else those learned."""
-        if self.upto is None or self.later_toggle.value:
+        """The stages shown: ``stages`` if given, else those learned up to ``upto``; all (None) without
+        either or once every step is unfolded."""
+        if self.later_toggle.value or (self.upto is None and not self.shown_stages):
             return None
+        if self.shown_stages:
+            return self.shown_stages
         return tuple(
             s
             for s in STAGES[: STAGES.index(self.upto) + 1]
@@ -301,8 +328,10 @@ class RowEditor(NumbersBox):
         later = self._later_stages()
         if not later or self.later_toggle.value:
             return ""
+        if self.shown_stages:  # a slide: one short line
+            return f"{len(later)} more steps folded: press “{self.later_toggle.description}”"
         names = ", ".join(STAGE_LABELS[s][0] for s in later)
-        return f"later steps folded ({names}): press “show the later steps”"
+        return f"later steps folded ({names}): press “{self.later_toggle.description}”"
 
     def _render(self) -> None:
         self._show_problems()
@@ -339,6 +368,22 @@ def _NumberLinePicture():
     return NumberLinePicture()
 
 
+# The row editor's lines of controls, top to bottom: the paste field, one box per value, ε, γ, β, by hand.
+CONTROLS = ("row", "values", "eps", "gamma", "beta", "by_hand")
+
+
+def _check_controls(controls) -> tuple[str, ...]:
+    if controls is None:
+        return CONTROLS
+    names = (controls,) if isinstance(controls, str) else tuple(controls)
+    unknown = [repr(name) for name in names if name not in CONTROLS]
+    if unknown:
+        raise InputError(
+            "controls", f"controls names lines that do not exist: {', '.join(unknown)}; they are {', '.join(CONTROLS)}."
+        )
+    return names
+
+
 def _check_upto(upto) -> str | None:
     if upto is not None and upto not in STAGES:
         raise InputError(
@@ -348,7 +393,16 @@ def _check_upto(upto) -> str | None:
 
 
 def row_editor(
-    row, eps=DEFAULT_EPS, gamma=None, beta=None, decimals=None, focus=None, plot=False, upto=None
+    row,
+    eps=DEFAULT_EPS,
+    gamma=None,
+    beta=None,
+    decimals=None,
+    focus=None,
+    plot=False,
+    upto=None,
+    stages=None,
+    controls=None,
 ) -> RowEditor:
     """A row editor: the row (paste field and one box per value), eps (log slider and exact entry),
     gamma and beta per feature, a "by hand" switch; every stage with its formula updates at once.
@@ -358,6 +412,19 @@ def row_editor(
     ``STAGES``, e.g. ``"mean"``): the stages up to it are shown, it is emphasised, the later ones are
     folded behind "show the later steps", and controls that do nothing yet (ε before ``"eps"``,
     γ and β before ``"gamma"``) are hidden; None shows everything.
+    For a projected slide, ``stages`` picks the stages the table shows (the rest behind "show every
+    step") and ``controls`` the lines of controls, from ``CONTROLS``: ``controls=("row", "eps")``.
     Introduced in notebook 02.
     """
-    return RowEditor(row, eps=eps, gamma=gamma, beta=beta, decimals=decimals, focus=focus, plot=plot, upto=upto)
+    return RowEditor(
+        row,
+        eps=eps,
+        gamma=gamma,
+        beta=beta,
+        decimals=decimals,
+        focus=focus,
+        plot=plot,
+        upto=upto,
+        stages=stages,
+        controls=controls,
+    )

@@ -54,6 +54,8 @@
       cell.classList.toggle("lecture-current", position === state.current)));
     if (document.body.classList.contains("lecture-presenting")) {
       window.scrollTo(0, 0);
+      const cells = document.getElementById("rendered_cells");  // Voilà scrolls this box, not the window
+      if (cells) cells.scrollTop = 0;
       history.replaceState(null, "", `#slide-${state.current + 1}`);
     }
     status();
