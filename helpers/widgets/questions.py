@@ -98,13 +98,15 @@ def multiple_choice(question, options, answer, explanation="", hint="") -> Multi
 class NumberQuestion(_Question):
     """Type one number and be told whether it is right. Made by :func:`number_question`."""
 
-    def __init__(self, question, answer, tolerance, hint="", explanation=""):
+    def __init__(self, question, answer, tolerance, hint="", explanation="", mistakes=None):
         super().__init__()
         answer, tolerance = _number_argument(answer, "The answer"), _number_argument(tolerance, "The tolerance")
         if tolerance < 0:
             raise ValueError(f"The tolerance must be a number 0 or larger; got {tolerance:g}.")
         self.question, self.answer, self.tolerance = str(question), answer, tolerance
         self.hint, self.explanation = str(hint), str(explanation)
+        pairs = mistakes.items() if isinstance(mistakes, dict) else (mistakes or ())
+        self.mistakes = [(_number_argument(value, "A mistake's value"), str(words)) for value, words in pairs]
         self.typed: float | None = None
         self.answer_box = name(
             widgets.Text(description="your answer:", placeholder="a number", continuous_update=False, **_WIDE),
@@ -142,6 +144,20 @@ class NumberQuestion(_Question):
     def _verdict_start(self) -> str:
         return "Right" if self.right else "Not yet"
 
+    @property
+    def mistake(self) -> str:
+        """The named mistake the typed answer matches (within the tolerance), or "" for none."""
+        if self.typed is None or self.right:
+            return ""
+        near = [(abs(self.typed - value), words) for value, words in self.mistakes]
+        near = [item for item in near if item[0] <= self.tolerance]
+        return min(near)[1] if near else ""
+
+    def _verdict(self) -> str:
+        if self.mistake:  # what this wrong answer comes from, instead of the general hint
+            return f"✗ {self._verdict_start()}. {self.mistake}"
+        return super()._verdict()
+
     def text(self) -> str:
         verdict = self._verdict() or "(type your answer and press Enter)"
         return "\n".join(
@@ -149,10 +165,12 @@ class NumberQuestion(_Question):
         )
 
 
-def number_question(question, answer, tolerance, hint="", explanation="") -> NumberQuestion:
+def number_question(question, answer, tolerance, hint="", explanation="", mistakes=None) -> NumberQuestion:
     """A check-yourself question whose answer is one number, right within ``tolerance``.
 
     For questions :func:`answer_checker` cannot ask; ``hint`` follows a wrong answer, ``explanation``
-    a right one. Introduced in notebook 11.
+    a right one. ``mistakes`` maps the numbers common mistakes give to what went wrong
+    (``{x_hat[2]: "That is x̂₃: now scale it by γ₃ and shift it by β₃."}``): a wrong answer within
+    ``tolerance`` of one is told that sentence instead of the hint. Introduced in notebook 11.
     """
-    return NumberQuestion(question, answer, tolerance, hint=hint, explanation=explanation)
+    return NumberQuestion(question, answer, tolerance, hint=hint, explanation=explanation, mistakes=mistakes)
