@@ -124,6 +124,20 @@ def _stats(x, axis=-1, ddof=0):
     return mean, var
 
 
+LESSON_WIDTH = 3  # the lesson's rows have 3 features: the number a hard-coded n usually is
+_WIDTH_ADVICE = (
+    "Divide by n = len(row) (or x.shape[-1]), not by 3: your function must work for rows of any "
+    "length, and the check also uses rows of other lengths."
+)
+
+
+def _stats_of_width(x, width=LESSON_WIDTH):
+    """Mean and variance with n written as the lesson's width, whatever the row's length."""
+    x = np.asarray(x, dtype=np.float64)
+    mean = x.sum(axis=-1, keepdims=True) / width
+    return mean, ((x - mean) ** 2).sum(axis=-1, keepdims=True) / width
+
+
 def _normalise_variants(x, eps):
     """name → the normalised x under each mistake that is also possible for a single row."""
     x = np.asarray(x, dtype=np.float64)
@@ -138,6 +152,7 @@ def _normalise_variants(x, eps):
             "mean-not-subtracted": x / np.sqrt(var + eps),
             "variance-not-std": diff / (var + eps),
             "eps-ignored": diff / np.sqrt(var + DEFAULT_EPS),
+            "hard-coded-width": (x - _stats_of_width(x)[0]) / np.sqrt(_stats_of_width(x)[1] + eps),
         }
 
 
@@ -153,6 +168,7 @@ def _std_variants(x, eps):
             "mean-not-subtracted": np.sqrt((x * x).mean(keepdims=True) + eps),
             "variance-not-std": var + eps,
             "eps-ignored": np.sqrt(var + DEFAULT_EPS),
+            "hard-coded-width": np.sqrt(_stats_of_width(x)[1] + eps),
         }
 
 
@@ -213,6 +229,12 @@ def mistakes(step: str) -> list[Mistake]:
             "Divide the sum of the values by n.",
             row_stat(lambda row: np.asarray(np.sum(row, dtype=np.float64))),
         )
+        add(
+            "hard-coded-width",
+            "dividing by 3 whatever the row's length",
+            _WIDTH_ADVICE,
+            row_stat(lambda row: np.asarray(np.sum(row, dtype=np.float64) / LESSON_WIDTH)),
+        )
     elif step == "variance":
         add(
             "n-1",
@@ -243,6 +265,18 @@ def mistakes(step: str) -> list[Mistake]:
             "taking the square root",
             "The variance is the step before the square root.",
             row_stat(lambda row: np.sqrt(_stats(row)[1]).reshape(())),
+        )
+        add(
+            "hard-coded-width",
+            "dividing by 3 whatever the row's length",
+            _WIDTH_ADVICE,
+            row_stat(lambda row: _stats_of_width(row)[1].reshape(())),
+        )
+        add(
+            "hard-coded-width",
+            "dividing the variance by 3 whatever the row's length",
+            _WIDTH_ADVICE,
+            row_stat(lambda row: (((row - np.mean(row, dtype=np.float64)) ** 2).sum() / LESSON_WIDTH).reshape(())),
         )
         add(
             "not-squared",
@@ -281,6 +315,7 @@ def mistakes(step: str) -> list[Mistake]:
                 "no axis (the whole matrix at once)",
                 "Give axis=-1, so each row gets its own mean and variance.",
             ),
+            "hard-coded-width": ("n written as 3 whatever the row's length", _WIDTH_ADVICE),
             "lost-keepdims": (
                 "lost keepdims",
                 "Write x.mean(axis=-1, keepdims=True) so that each row's mean "
@@ -295,6 +330,7 @@ def mistakes(step: str) -> list[Mistake]:
             "mean-not-subtracted",
             "variance-not-std",
             "eps-ignored",
+            "hard-coded-width",
         ]
         if step == "layer_norm":
             keys += ["wrong-axis", "no-axis", "lost-keepdims", "lost-keepdims-2"]
