@@ -16,9 +16,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from expected_numbers import X, exact_steps
+from lab_driver import run_notebook_once, shared_session
 
 from accessibility_support import axe_scan, counts, serious
-from browser_support import JupyterServer, X, exact_steps, offline_context, run_notebook_once, shared_session
+from browser_support import JupyterServer, offline_context
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "notebooks").glob("*.ipynb"))

@@ -22,23 +22,10 @@ import time
 from pathlib import Path
 
 import pytest
+from expected_numbers import WALKTHROUGH, X, by_hand, exact_steps, four, stage_result
+from lab_driver import MARK_OUTPUT, close_notebook, open_and_run, run_notebook_once, save_screenshot, shared_session
 
-from browser_support import (
-    MARK_OUTPUT,
-    WALKTHROUGH,
-    JupyterServer,
-    X,
-    by_hand,
-    close_notebook,
-    exact_steps,
-    four,
-    offline_context,
-    open_and_run,
-    run_notebook_once,
-    save_screenshot,
-    shared_session,
-    stage_result,
-)
+from browser_support import JupyterServer, offline_context
 
 pytestmark = pytest.mark.browser
 
@@ -53,7 +40,7 @@ LECTURE = "lecture/layernorm_lecture.ipynb"
 
 
 # One JupyterLab, one Chromium and one JupyterLab page for this module and tests/test_accessibility.py
-# (browser_support.shared_session), so the notebooks are run once for both.
+# (lab_driver.shared_session), so the notebooks are run once for both.
 
 
 @pytest.fixture(scope="module")

@@ -10,17 +10,9 @@ right edge without a box that scrolls sideways, or when a fixed-width box cuts i
 from __future__ import annotations
 
 import pytest
+from lab_driver import CELL_TIMEOUT_MS, CLOSE, FINISHED, OPEN_NOTEBOOK, RUN_ALL, WIDGETS_DRAWN, shared_session
 
-from browser_support import (
-    ARTIFACTS,
-    CELL_TIMEOUT_MS,
-    CLOSE,
-    FINISHED,
-    OPEN_NOTEBOOK,
-    RUN_ALL,
-    WIDGETS_DRAWN,
-    shared_session,
-)
+from browser_support import ARTIFACTS
 
 pytestmark = pytest.mark.browser
 

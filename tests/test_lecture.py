@@ -23,18 +23,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from expected_numbers import WALKTHROUGH, X, by_hand, stage_result
 
-from browser_support import (
-    ARTIFACTS,
-    WALKTHROUGH,
-    X,
-    by_hand,
-    chromium,
-    missing_browser,
-    offline_context,
-    skip_or_fail,
-    stage_result,
-)
+from browser_support import ARTIFACTS, chromium, missing_browser, offline_context, skip_or_fail
 
 ROOT = Path(__file__).resolve().parent.parent
 LECTURE = ROOT / "lecture" / "layernorm_lecture.ipynb"

@@ -11,8 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from expected_numbers import WALKTHROUGH
 
-from browser_support import ARTIFACTS, WALKTHROUGH, chromium, missing_browser, offline_context, skip_or_fail
+from browser_support import ARTIFACTS, chromium, missing_browser, offline_context, skip_or_fail
 
 ROOT = Path(__file__).resolve().parent.parent
 
