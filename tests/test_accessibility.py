@@ -300,3 +300,29 @@ def test_every_figure_has_a_text_twin_in_its_output():
             if not re.search(r"[A-Za-z]{3,}.*\d|\d.*[A-Za-z]{3,}", words, re.S):
                 missing.append(f"{path} cell {i}: {cell.source.splitlines()[-1][:70]}")
     assert not missing, "figures with no text twin:\n" + "\n".join(missing)
+
+
+def test_each_kind_of_table_box_takes_the_focus_and_names_what_it_holds():
+    """Made here, not read from the stored notebooks: the matrix, one row's steps, the filled formulas,
+    a forensics table and a checker verdict each sit in a box that Tab reaches (tabindex="0"), that a
+    screen reader announces as a region with the table's title, and that scrolls sideways."""
+    import helpers
+    from helpers import exercises
+    from helpers.display import filled_formulas_html, steps_html
+    from helpers.forensics import fingerprint
+
+    record = helpers.layer_norm_steps(X[0])
+    views = {
+        "matrix": helpers.show_matrix(np.array(X), title="X")._repr_html_(),
+        "steps": steps_html(record),
+        "formulas": filled_formulas_html(record, ["mean"]),
+        "forensics": fingerprint(lambda x: (x - x.mean(-1, keepdims=True)) / x.std(-1, keepdims=True))._repr_html_(),
+        "checker": exercises.check("mean", lambda row: sum(row) / 3)._repr_html_(),
+    }
+    for view, page in views.items():
+        boxes = re.findall(r'<div class="layernorm-scroll"[^>]*>', page)
+        assert boxes, f"{view}: no scroll box"
+        for box in boxes:
+            assert 'tabindex="0"' in box and 'role="region"' in box and "overflow-x:auto" in box, f"{view}: {box}"
+            assert re.search(r'aria-label="[^"]+, scrolls sideways"', box), f"{view}: {box}"
+    assert 'aria-label="X, scrolls sideways"' in views["matrix"]

@@ -14,7 +14,21 @@ DISPLAY = ["tests/test_display.py", "tests/test_properties.py", "tests/test_widg
 WIDGETS = ["tests/test_widgets.py"]
 CHECKER = ["tests/test_published_check.py", "tests/test_display.py"]
 DATA = ["tests/test_data.py", "tests/test_cli.py"]
-AREA_TESTS = {"maths": MATHS, "display": DISPLAY, "widgets": WIDGETS, "checker": CHECKER, "data": DATA}
+ACCESS = [
+    "tests/test_accessibility.py",
+    "tests/test_widget_slides.py",
+    "tests/test_questions.py",
+    "tests/test_exercises.py",
+    "tests/test_forensics.py",
+]
+AREA_TESTS = {
+    "maths": MATHS,
+    "display": DISPLAY,
+    "widgets": WIDGETS,
+    "checker": CHECKER,
+    "data": DATA,
+    "access": ACCESS,
+}
 
 
 class Mutation(NamedTuple):
@@ -29,6 +43,7 @@ class Mutation(NamedTuple):
 F, L, V = "helpers/formula.py", "helpers/layernorm.py", "helpers/validation.py"
 FMT, ST, FO = "helpers/display/formatting.py", "helpers/display/steps.py", "helpers/display/formulas.py"
 MX, CK = "helpers/display/matrix.py", "helpers/display/checks.py"
+MD = "helpers/display/model.py"  # every table view, rendered as text and as HTML
 WM, WE, WR, WQ = (
     "helpers/widgets/matrix.py",
     "helpers/widgets/explorer.py",
@@ -36,6 +51,7 @@ WM, WE, WR, WQ = (
     "helpers/widgets/questions.py",
 )
 PC, D, CLI = "helpers/published_check.py", "helpers/data.py", "helpers/cli.py"
+A, WB, T = "helpers/accessibility.py", "helpers/widgets/base.py", "helpers/timeouts.py"
 
 MUTATIONS = [
     # maths
@@ -165,14 +181,14 @@ MUTATIONS = [
     ),
     Mutation(
         "display: ≠ exact mark dropped in text",
-        ST,
-        '("  ≠ exact" if row.drifted else "")',
-        '("" if row.drifted else "")',
+        MD,
+        '(f"  {DRIFT_MARK}" if row.drifted else "")',
+        '""',
         "display",
     ),
     Mutation(
         "display: focus not shaded in HTML",
-        ST,
+        MD,
         'shade = _HIGHLIGHT_STYLE if row.focused else _FLAG_STYLE if row.drifted else ""',
         'shade = _FLAG_STYLE if row.drifted else ""',
         "display",
@@ -221,15 +237,15 @@ MUTATIONS = [
     ),
     Mutation(
         "display: matrix highlight lost in HTML",
-        MX,
-        'style = f\' style="{_HIGHLIGHT_STYLE}"\' if i == self.highlight_row else ""',
+        MD,
+        'style = f\' style="{_HIGHLIGHT_STYLE}"\' if row.highlighted else ""',
         'style = ""',
         "display",
     ),
     Mutation(
         "display: matrix ◀ lost in text",
-        MX,
-        'mark = "  ◀" if i is not None and i == self.highlight_row else ""',
+        MD,
+        'mark = f"  {ROW_MARK}" if row.highlighted else ""',
         'mark = ""',
         "display",
     ),
@@ -252,8 +268,8 @@ MUTATIONS = [
     Mutation(
         "checker: every row highlighted",
         CK,
-        "style = _HIGHLIGHT_STYLE if row.close else _FLAG_STYLE",
-        "style = _HIGHLIGHT_STYLE",
+        "Row(tuple(Cell(text) for text in cells), flagged=not row.close, highlighted=row.close)",
+        "Row(tuple(Cell(text) for text in cells), flagged=not row.close, highlighted=True)",
         "checker",
     ),
     # widgets
@@ -274,8 +290,8 @@ MUTATIONS = [
     Mutation(
         "widgets: matrix editor output not highlighted",
         WM,
-        "highlight_row=self._row)._repr_html_()",
-        "highlight_row=None)._repr_html_()",
+        'self._output, title=f"LayerNorm(X), eps = {format_eps(self.eps)}", highlight_row=self._row\n',
+        'self._output, title=f"LayerNorm(X), eps = {format_eps(self.eps)}", highlight_row=None\n',
         "widgets",
     ),
     Mutation(
@@ -326,6 +342,57 @@ MUTATIONS = [
         "abs(self.typed - self.answer) <= self.tolerance",
         "abs(self.typed - self.answer) <= 2 * self.tolerance",
         "widgets",
+    ),
+    # usable without a mouse or sight, on a projector, and by a learner who slips
+    Mutation(
+        "access: a table's scroll box cannot take the focus",
+        FMT,
+        """role="region" tabindex="0" aria-label""",
+        """role="region" aria-label""",
+        "access",
+    ),
+    Mutation(
+        "access: the script naming slider handles is never sent",
+        WB,
+        "if needs_host_fixes(self):",
+        "if False:",
+        "access",
+    ),
+    Mutation(
+        "access: slider handles described, not named",
+        A,
+        'handle.setAttribute("aria-labelledby", label.id);',
+        'handle.setAttribute("aria-describedby", label.id);',
+        "access",
+    ),
+    Mutation(
+        "access: a number question's named mistakes are ignored",
+        WQ,
+        "        if self.mistake:  # what this wrong answer comes from",
+        "        if False:  # what this wrong answer comes from",
+        "access",
+    ),
+    Mutation(
+        "access: a slide's row editor shows every stage",
+        WR,
+        "        if self.shown_stages:\n            return self.shown_stages",
+        "        if False:\n            return self.shown_stages",
+        "access",
+    ),
+    Mutation(
+        "access: a stopped endless loop can be caught by the learner's except Exception",
+        T,
+        "class Stopped(BaseException):",
+        "class Stopped(Exception):",
+        "access",
+        learner_visible=False,
+    ),
+    Mutation(
+        "maths: a row of equal values with eps 0 divides float noise by float noise",
+        L,
+        "if np.any(std == 0) or (eps == 0 and np.any(constant)):",
+        "if np.any(std == 0):",
+        "maths",
     ),
     # data
     Mutation("data: NaN accepted", D, 'if lowered in {"nan", "na", "n/a"}:', 'if lowered in {"na", "n/a"}:', "data"),
