@@ -107,8 +107,8 @@ def result_sentence(record) -> str:
 #    names each handle by its slider's description (aria-labelledby), so "ε (log scale)" is read out.
 # 2. JupyterLab's notebook binds ↑ and ↓ to "select the cell above/below", and Lumino applies that even
 #    while a drop-down or a slider has the focus, so ↓ on the row picker left the widget. Lumino skips
-#    its shortcuts inside an element marked data-lm-suppress-shortcuts: the script marks drop-downs and
-#    slider handles, so the arrow keys change them as everywhere else (Tab and Shift+Tab still leave).
+#    its shortcuts inside an element marked data-lm-suppress-shortcuts: the script marks drop-downs, radio
+#    buttons and slider handles, so the arrow keys change them as everywhere else (Tab and Shift+Tab still leave).
 #
 # The script is idempotent (one observer per page, however many widgets show it), touches only widget
 # elements, and runs once per animation frame at most while the page changes. ipywidgets 7.7 (Colab)
@@ -125,7 +125,8 @@ HOST_FIXES_JS = """(() => {
       handle.setAttribute("data-lm-suppress-shortcuts", "true");
       handle.setAttribute("data-layernorm-named", "");
     }
-    for (const select of document.querySelectorAll(".widget-dropdown select:not([data-lm-suppress-shortcuts])")) {
+    const keyed = ".widget-dropdown select, .widget-radio-box input";  // arrow keys choose here
+    for (const select of document.querySelectorAll(keyed.split(", ").map(s => s + ":not([data-lm-suppress-shortcuts])").join(", "))) {
       select.setAttribute("data-lm-suppress-shortcuts", "true");
     }
   };
@@ -144,6 +145,7 @@ _FIXED_CONTROLS = (
     widgets.IntSlider,
     widgets.SelectionSlider,
     widgets.Dropdown,
+    widgets.RadioButtons,
 )
 
 

@@ -150,6 +150,10 @@ def test_clicker_keys_present_the_lecture_stage_by_stage(lecture_server):
             "ArrowRight"
         )  # stays in the field
         assert "γ and β" in page.evaluate(visible) and "Rounding by hand" not in page.evaluate(visible)
+        page.keyboard.press("PageDown")  # the clicker, with the focus still in the field: on to the next slide
+        page.wait_for_function(f"() => ({visible})().includes('Rounding by hand')")
+        page.keyboard.press("PageUp")
+        page.wait_for_function(f"() => ({visible})().includes('γ and β: scale and shift')")
         page.reload()  # F5 comes back to the same slide
         page.wait_for_function("() => window.lecturePresenter && document.querySelector('button')", timeout=120_000)
         assert "γ and β: scale and shift" in page.evaluate(visible)

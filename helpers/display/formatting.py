@@ -47,11 +47,13 @@ def scroll_box(inner: str, name: str) -> str:
     A box that scrolls must be reachable without a mouse (axe-core's rule scrollable-region-focusable):
     ``tabindex="0"`` lets Tab reach it and the arrow keys scroll it, and a screen reader announces it as a
     region called ``name`` ("… table, scrolls sideways"), so the extra Tab stop says what it is.
+    ``data-lm-suppress-shortcuts`` keeps JupyterLab from taking the arrow keys (to move between cells)
+    while the box has the focus.
     """
     label = html.escape(f"{name or 'table'}, scrolls sideways")
     return (
         f'<div class="layernorm-scroll" role="region" tabindex="0" aria-label="{label}" '
-        f'style="overflow-x:auto;max-width:100%">{inner}</div>'
+        f'data-lm-suppress-shortcuts="true" style="overflow-x:auto;max-width:100%">{inner}</div>'
     )
 
 

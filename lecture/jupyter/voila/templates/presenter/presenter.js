@@ -3,7 +3,8 @@
    PageDown, →, ↓: the next stage of the step-through explorer on this slide (its "Next ▶"), or
    else the next slide. PageUp, ←, ↑: the same backwards ("◀ Previous"). Home / End: first / last
    slide. N: speaker notes on or off. P: the whole page (scroll) or one slide at a time.
-   Keys typed into a text field, a drop-down or a slider are left alone. The address keeps the
+   Keys typed into a text field, a drop-down or a slider are left alone, but Escape, PageDown and
+   PageUp leave the field (a clicker keeps working after the lecturer typed). The address keeps the
    slide (#slide-3), so reloading the page (F5) comes back to it. */
 (function () {
   "use strict";
@@ -87,7 +88,14 @@
   }
 
   function onKey(event) {
-    if (!state.slides.length || event.altKey || event.ctrlKey || event.metaKey || typingInto(event.target)) return;
+    if (!state.slides.length || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (typingInto(event.target)) {
+      // Escape, or a clicker's PageDown / PageUp, leaves a field the lecturer typed into: the clicker
+      // goes on working without a click. Other keys belong to the field.
+      if (!["Escape", "PageDown", "PageUp"].includes(event.key)) return;
+      event.target.blur();
+      if (event.key === "Escape") { event.preventDefault(); return; }
+    }
     const presenting = document.body.classList.contains("lecture-presenting");
     if (event.key === "p" || event.key === "P") {
       document.body.classList.toggle("lecture-presenting");
