@@ -5,6 +5,7 @@ Students:     python3 run.py lab      (opens the notebooks in JupyterLab)
 Everyone:     python3 run.py test     (checks the helpers and every notebook)
 Lecturers:    python3 run.py lecture  (presents the lecture with Voila: live widgets, no code)
               python3 run.py slides   (exports the lecture as offline slides)
+A course:     sudo python3 run.py hub (serves the series to a class on one JupyterHub)
 
 This file uses only the Python standard library, so it works with a fresh
 Python 3.10 or newer. The first command you run creates a private environment
@@ -22,6 +23,13 @@ MIN_PYTHON = (3, 10)
 from tools.run_env import Failure, ensure_env  # noqa: E402,F401
 from tools.run_present import cmd_bench, cmd_lab, cmd_lecture, cmd_slides, lecture_command, lecture_env  # noqa: E402,F401
 from tools.run_tests import cmd_execute, cmd_test  # noqa: E402
+
+# run.py hub, hub-link, hub-publish: their own options (tools/run_hub.py, classroom/hub/).
+HUB_COMMANDS = {
+    "hub": "serve the series to a class on one JupyterHub (needs root; see classroom/README.md)",
+    "hub-link": "print the nbgitpuller link that puts the series in each student's home",
+    "hub-publish": "serve this checkout's newest commit to the class's hub",
+}
 
 # --------------------------------------------------------------------------
 # Command line
@@ -45,6 +53,9 @@ examples:
   python3 run.py lecture             present the lecture in the browser (Voila: live widgets, no code)
   python3 run.py lecture --no-browser  same, but print the link instead of opening a browser
   python3 run.py slides              export the lecture as offline slides into build/slides/
+  sudo python3 run.py hub            serve the series to a class on a JupyterHub (see classroom/README.md)
+  python3 run.py hub-link https://hub.example.edu
+                                     the link to hand out to the class
   python3 run.py execute notebooks/03_mean.ipynb
                                      (maintainers) re-run one notebook and save its outputs"""
 
@@ -132,6 +143,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         help="give up on a cell after this many seconds (default: 120)",
     )
     subs["execute"] = ex
+    for name, summary in HUB_COMMANDS.items():
+        sub.add_parser(name, help=summary, add_help=False)
     for name, usage in (
         ("lecture", "run.py lecture [VOILA-OPTIONS ...]"),
         ("slides", "run.py slides [--output DIR]"),
@@ -161,6 +174,12 @@ def main(argv: list[str]) -> int:
         return {"lab": cmd_lab, "test": cmd_test, "lecture": cmd_lecture, "slides": cmd_slides, "bench": cmd_bench}[
             command
         ](extra)
+    if argv and argv[0] in HUB_COMMANDS:
+        from tools import run_hub
+
+        return {"hub": run_hub.cmd_hub, "hub-link": run_hub.cmd_hub_link, "hub-publish": run_hub.cmd_hub_publish}[
+            argv[0]
+        ](argv[1:])
     args = parser.parse_args(argv)
     if args.command == "execute":
         if args.timeout <= 0:
