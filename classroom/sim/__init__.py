@@ -1,0 +1,1 @@
+"""Simulated students for the class hub's tests and benchmark: real logins, servers and kernels."""

@@ -1,0 +1,64 @@
+"""A real class hub for the tests and the class benchmark: JupyterHub, the proxy, the idle culler
+and nbgitpuller, with students as Unix users, on free loopback ports, in a fresh state folder that
+is removed afterwards (with the students' accounts). Needs root. Standard library only.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+from classroom.hub import accounts, launch
+from classroom.hub.settings import TOKEN_VARIABLE, HubSettings
+
+PASSWORD = "a-long-class-password"  # every simulated student's first-login password
+
+
+def names(prefix: str, count: int) -> list[str]:
+    return [f"{prefix}{number:03d}" for number in range(1, count + 1)]
+
+
+@contextmanager
+def class_hub(students: list[str], instructors: list[str] = (), **options):
+    """A running hub with these students; yields the launch.Hub, with .token (admin) and .log_path."""
+    state = Path(tempfile.mkdtemp(prefix="layernorm-hub-test-", dir="/tmp"))
+    state.chmod(0o755)  # students' git must read state/series.git
+    lines = [f"{name} instructor" for name in instructors] + list(students)
+    (state / "students.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    settings = HubSettings(
+        state=str(state),
+        ip="127.0.0.1",
+        port=launch.free_port(),
+        hub_port=launch.free_port(),
+        proxy_api_port=launch.free_port(),
+        **options,
+    )
+    token = secrets.token_hex(32)  # the admin token: in this process's memory and the hub's environment only
+    hub = log = None
+    try:
+        launch.prepare(settings, say=lambda message: None)
+        log_path = settings.private / "hub.log"
+        log = open(log_path, "w", encoding="utf-8")
+        hub = launch.start(settings, log=log, env={**os.environ, TOKEN_VARIABLE: token})
+        hub.token = token
+        hub.log_path = log_path
+        hub.wait_ready()
+        yield hub
+    finally:
+        if hub is not None:
+            hub.stop()
+        if log is not None:
+            log.close()
+        problems = []
+        for name in [*instructors, *students]:  # every account, even when one cannot be removed
+            try:
+                accounts.remove_student(name)
+            except accounts.AccountError as error:
+                problems.append(str(error))
+        shutil.rmtree(state, ignore_errors=True)
+        if problems:
+            raise accounts.AccountError(f"{len(problems)} student account(s) could not be removed: {problems[0]}")

@@ -1,0 +1,281 @@
+"""One simulated student, speaking to the hub as a browser and JupyterLab would.
+
+It logs in through the hub's login form (the first login sets the password), asks the hub's REST
+API for a token of its own, starts its server, clicks the nbgitpuller link, opens a notebook from
+its own copy of the series, runs cells in a real kernel over the kernel's websocket, and stops.
+Nothing here is privileged: it holds only its own password, cookies and token.
+
+Needs tornado (JupyterLab's web server, so it is in every environment of the project).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import uuid
+from http.cookies import SimpleCookie
+from urllib.parse import quote, urlencode
+
+from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
+from tornado.websocket import websocket_connect
+
+from classroom.hub.link import pull_query
+from classroom.hub.mirror import FOLDER
+
+TIMEOUT = 180.0
+MAX_RECONNECTS = 3
+
+
+class StudentError(RuntimeError):
+    """A step a simulated student could not complete, naming the step."""
+
+
+class Student:
+    def __init__(self, hub_url: str, name: str, password: str):
+        self.hub = hub_url.rstrip("/")
+        self.name = name
+        self.password = password
+        self.cookies: dict[str, str] = {}
+        self.token = ""
+        # Its own client, bound to the event loop it is first used in (a test may run several loops).
+        self.http = AsyncHTTPClient(force_instance=True, max_clients=50)
+        self.timings: dict[str, float] = {}
+
+    # --- HTTP -------------------------------------------------------------------
+    def _remember(self, response) -> None:
+        for header in response.headers.get_list("Set-Cookie"):
+            for key, morsel in SimpleCookie(header).items():
+                self.cookies[key] = morsel.value
+
+    async def request(
+        self,
+        path: str,
+        method: str = "GET",
+        body=None,
+        *,
+        auth: str = "token",
+        headers=None,
+        form: dict | None = None,
+        timeout: float = TIMEOUT,
+    ):
+        """(status, body bytes); never raises for an HTTP error status."""
+        all_headers = dict(headers or {})
+        if auth == "token" and self.token:
+            all_headers["Authorization"] = f"token {self.token}"
+        if auth == "cookie" and self.cookies:
+            all_headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+            if "_xsrf" in self.cookies:
+                all_headers["X-XSRFToken"] = self.cookies["_xsrf"]
+        if form is not None:
+            body = urlencode(form)
+            all_headers["Content-Type"] = "application/x-www-form-urlencoded"
+        elif body is not None and not isinstance(body, (bytes, str)):
+            body = json.dumps(body)
+            all_headers["Content-Type"] = "application/json"
+        if body is None and method in ("POST", "PUT", "PATCH"):
+            body = ""
+        request = HTTPRequest(
+            f"{self.hub}{path}",
+            method=method,
+            body=body,
+            headers=all_headers,
+            follow_redirects=False,
+            request_timeout=timeout,
+            connect_timeout=timeout,
+        )
+        try:
+            response = await self.http.fetch(request, raise_error=False)
+        except HTTPClientError as error:  # pragma: no cover - raise_error=False returns them
+            response = error.response
+        self._remember(response)
+        return response.code, response.body or b""
+
+    async def json(self, path: str, method: str = "GET", body=None, expect=(200,), **kw):
+        status, data = await self.request(path, method, body, **kw)
+        if status not in expect:
+            raise StudentError(f"{self.name}: {method} {path} answered {status}: {data[:200]!r}")
+        return json.loads(data) if data else None
+
+    # --- the hub ------------------------------------------------------------------------
+    async def login(self) -> int:
+        """Log in through the form; returns the status (302 when the hub let us in)."""
+        await self.request("/hub/login", auth="cookie")  # sets the _xsrf cookie
+        status, _ = await self.request(
+            "/hub/login?next=",
+            "POST",
+            auth="cookie",
+            form={"username": self.name, "password": self.password, "_xsrf": self.cookies.get("_xsrf", "")},
+        )
+        return status
+
+    async def get_token(self) -> None:
+        """The student's own API token, asked for with the login cookie (as the hub's token page does)."""
+        answer = await self.json(
+            f"/hub/api/users/{self.name}/tokens",
+            "POST",
+            {"note": "class simulation", "expires_in": 3600},
+            expect=(200, 201),
+            auth="cookie",
+        )
+        self.token = answer["token"]
+
+    async def spawn(self, timeout: float = TIMEOUT) -> float:
+        """Start the server and wait on the hub's progress stream, as the spawn page does; returns seconds."""
+        start = time.monotonic()
+        status, data = await self.request(f"/hub/api/users/{self.name}/server", "POST", {})
+        if status not in (201, 202, 400):  # 400: already running
+            raise StudentError(f"{self.name}: starting the server answered {status}: {data[:200]!r}")
+        events = []
+
+        def received(chunk: bytes) -> None:
+            events.append(chunk.decode("utf-8", "replace"))
+
+        request = HTTPRequest(
+            f"{self.hub}/hub/api/users/{self.name}/server/progress",
+            headers={"Authorization": f"token {self.token}", "Accept": "text/event-stream"},
+            streaming_callback=received,
+            request_timeout=timeout,
+            connect_timeout=timeout,
+        )
+        response = await self.http.fetch(request, raise_error=False)
+        stream = "".join(events)
+        if '"ready": true' not in stream:
+            raise StudentError(f"{self.name}: the server did not start (status {response.code}): {stream[-300:]!r}")
+        return time.monotonic() - start
+
+    async def stop_server(self) -> None:
+        await self.request(f"/hub/api/users/{self.name}/server", "DELETE")
+
+    async def logout(self) -> None:
+        await self.request("/hub/logout", auth="cookie")
+        self.cookies.clear()
+
+    # --- the student's own server --------------------------------------------------------
+    def server(self, path: str) -> str:
+        return f"/user/{self.name}/{path.lstrip('/')}"
+
+    async def pull(self, repo: str) -> str:
+        """Click the nbgitpuller link: clone or update ~/layernorm-step-by-step; returns its event log."""
+        status, data = await self.request(self.server(f"git-pull/api?{pull_query(repo)}"))
+        text = data.decode("utf-8", "replace")
+        if status != 200 or '"phase": "finished"' not in text and "'phase': 'finished'" not in text:
+            raise StudentError(f"{self.name}: nbgitpuller did not finish (status {status}): {text[-400:]}")
+        return text
+
+    async def notebook(self, name: str) -> dict:
+        path = quote(f"{FOLDER}/notebooks/{name}")
+        answer = await self.json(self.server(f"api/contents/{path}?content=1"))
+        return answer["content"]
+
+    async def save(self, name: str, content: dict) -> None:
+        path = quote(f"{FOLDER}/notebooks/{name}")
+        await self.json(
+            self.server(f"api/contents/{path}"),
+            "PUT",
+            {"type": "notebook", "format": "json", "content": content},
+            expect=(200, 201),
+        )
+
+    async def open_kernel(self, notebook: str) -> Kernel:
+        session = await self.json(
+            self.server("api/sessions"),
+            "POST",
+            {
+                "path": f"{FOLDER}/notebooks/{notebook}",
+                "type": "notebook",
+                "name": notebook,
+                "kernel": {"name": "python3"},
+            },
+            expect=(200, 201),
+        )
+        kernel = Kernel(self, session["kernel"]["id"], session["id"])
+        await kernel.connect()
+        return kernel
+
+
+class Kernel:
+    """A kernel of the student's server, driven over its websocket as JupyterLab drives it."""
+
+    def __init__(self, student: Student, kernel_id: str, session_id: str):
+        self.student = student
+        self.id = kernel_id
+        self.session_id = session_id
+        self.session = uuid.uuid4().hex
+        self.socket = None
+        self.reconnects: list[str] = []  # why each dropped websocket was dropped
+
+    async def connect(self) -> None:
+        # session_id: the server keeps this session's messages while it is disconnected and replays
+        # them when it reconnects, as it does for JupyterLab.
+        path = f"api/kernels/{self.id}/channels?session_id={self.session}"
+        url = self.student.hub.replace("http", "ws", 1) + self.student.server(path)
+        request = HTTPRequest(
+            url,
+            headers={"Authorization": f"token {self.student.token}"},
+            connect_timeout=TIMEOUT,
+            request_timeout=TIMEOUT,
+        )
+        self.socket = await websocket_connect(request)
+
+    async def run(self, code: str, timeout: float = TIMEOUT) -> dict:
+        """Execute ``code``; returns {"text": all text output, "error": ename or None}."""
+        msg_id = uuid.uuid4().hex
+        message = {
+            "header": {
+                "msg_id": msg_id,
+                "msg_type": "execute_request",
+                "session": self.session,
+                "username": self.student.name,
+                "version": "5.3",
+                "date": "",
+            },
+            "parent_header": {},
+            "metadata": {},
+            "channel": "shell",
+            "content": {
+                "code": code,
+                "silent": False,
+                "store_history": True,
+                "user_expressions": {},
+                "allow_stdin": False,
+                "stop_on_error": True,
+            },
+        }
+        await self.socket.write_message(json.dumps(message))
+        texts, error = [], None
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise StudentError(f"{self.student.name}: a cell ran longer than {timeout:.0f} s")
+            try:
+                raw = await asyncio.wait_for(self.socket.read_message(), left)
+            except asyncio.TimeoutError:
+                raise StudentError(f"{self.student.name}: a cell ran longer than {timeout:.0f} s") from None
+            if raw is None:  # dropped: reconnect and read on, as JupyterLab does
+                why = f"code {self.socket.close_code}, {self.socket.close_reason!r}"
+                self.reconnects.append(why)
+                if len(self.reconnects) > MAX_RECONNECTS:
+                    raise StudentError(f"{self.student.name}: the kernel's websocket kept closing ({why})")
+                await asyncio.sleep(1)
+                await self.connect()
+                continue
+            reply = json.loads(raw)
+            if reply.get("parent_header", {}).get("msg_id") != msg_id:
+                continue
+            kind, content = reply["msg_type"], reply["content"]
+            if kind == "stream":
+                texts.append(content["text"])
+            elif kind in ("execute_result", "display_data"):
+                texts.append(content["data"].get("text/plain", ""))
+            elif kind == "error":
+                error = content["ename"]
+                texts.append(f"{content['ename']}: {content['evalue']}")
+            elif kind == "status" and content["execution_state"] == "idle":
+                return {"text": "\n".join(texts), "error": error}
+
+    async def close(self) -> None:
+        if self.socket is not None:
+            self.socket.close()
+        await self.student.request(self.student.server(f"api/sessions/{self.session_id}"), "DELETE")
