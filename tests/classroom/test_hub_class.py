@@ -1,0 +1,138 @@
+"""A class on the hub: N simulated students log in at once, start their servers, pull the series,
+run notebook 02's exercise check with a wrong and then a right function, and log out.
+
+Everything is real: JupyterHub, the proxy, nbgitpuller, Unix users, kernels. The class size is
+LAYERNORM_CLASS_SIZE (default 20, what CI runs); `python3 run.py bench` runs a larger class and
+prints its figures (benchmarks/bench_class.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pwd
+import time
+from pathlib import Path
+
+import pytest
+
+from classroom.sim import lesson
+from classroom.sim.client import Student
+
+from hub_support import PASSWORD, class_hub, names
+
+pytestmark = pytest.mark.hub
+
+CLASS_SIZE = int(os.environ.get("LAYERNORM_CLASS_SIZE", "20"))
+STUDENTS = names("sim-", CLASS_SIZE)
+TORCH_STUDENTS = set(STUDENTS[:3])  # these also run the torch notebook 08
+INSTRUCTOR = "teach-sim"
+
+
+@pytest.fixture(scope="module")
+def hub():
+    with class_hub(STUDENTS, [INSTRUCTOR]) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def class_run(hub):
+    start = time.monotonic()
+    results = asyncio.run(lesson.run_class(hub.url, STUDENTS, PASSWORD, hub.settings.series_repo, TORCH_STUDENTS))
+    return results, lesson.summary(results, time.monotonic() - start)
+
+
+def test_every_student_gets_through_the_exercise(class_run):
+    results, summary = class_run
+    failures = {r.name: r.error for r in results if not r.ok}
+    assert not failures, f"{len(failures)} of {len(results)} students failed: {failures}"
+    assert summary["failures"] == 0 and summary["students"] == CLASS_SIZE
+    print(
+        f"\nclass of {CLASS_SIZE}: spawn median {summary['spawn_seconds']['median']} s, "
+        f"p95 {summary['spawn_seconds']['p95']} s; memory {summary['memory_mib']}"
+    )
+
+
+def test_the_wrong_function_is_named_and_the_right_one_passes(class_run):
+    results, _ = class_run
+    for result in results:
+        assert result.wrong_verdict.startswith("✗ mean:"), result.wrong_verdict
+        assert "not dividing the sum by n" in result.wrong_verdict, result.wrong_verdict
+        assert result.right_verdict.startswith("✓ mean: right on all"), result.right_verdict
+
+
+def test_memory_and_cpu_are_measured_from_the_students_processes(class_run):
+    results, summary = class_run
+    for result in results:
+        assert result.numpy.processes >= 2  # the server and the kernel of notebook 02
+        assert 50 < result.numpy.rss_mib < 2000 and 0 < result.numpy.pss_mib <= result.numpy.rss_mib
+        assert result.numpy.cpu_seconds > 0
+    torch = [r for r in results if r.name in TORCH_STUDENTS]
+    for result in torch:
+        assert not result.torch_errors, result.torch_errors
+        assert result.torch.rss_mib > result.numpy.rss_mib  # torch is the memory-heavy kernel
+    assert summary["memory_mib"]["torch"]["students"] == len(TORCH_STUDENTS)
+
+
+def test_servers_were_stopped_when_students_left(hub, class_run):
+    status, users = hub.api("/users", hub.token)
+    assert status == 200
+    running = [u["name"] for u in users if u["servers"]]
+    assert not running, f"servers still running after logout: {running}"
+    for name in STUDENTS[:3]:
+        uid = pwd.getpwnam(name).pw_uid
+        assert not lesson.usage(uid).processes, f"{name} still has processes"
+
+
+def test_a_kernel_runs_as_its_student_with_one_thread(hub):
+    """The kernel is the student's own Unix user, in the hub's Python, with one thread per library."""
+    name = STUDENTS[-1]
+
+    async def probe():
+        student = Student(hub.url, name, PASSWORD)
+        assert await student.login() == 302
+        await student.get_token()
+        await student.spawn()
+        try:
+            await student.pull(hub.settings.series_repo)
+            kernel = await student.open_kernel("02_mean.ipynb")
+            answer = await kernel.run(
+                "import os, sys, torch, numpy\n"
+                "print(os.getuid(), os.environ['HOME'], sys.executable, torch.get_num_threads(),\n"
+                "      os.environ['OMP_NUM_THREADS'], os.environ['OPENBLAS_NUM_THREADS'], torch.__version__)"
+            )
+            await kernel.close()
+            return answer["text"].split()
+        finally:
+            await student.stop_server()
+
+    uid, home, python, threads, omp, openblas, version = asyncio.run(probe())
+    entry = pwd.getpwnam(name)
+    assert (int(uid), home) == (entry.pw_uid, entry.pw_dir)
+    assert python.startswith(hub.settings.home) and "/root" not in python
+    assert (threads, omp, openblas) == ("1", "1", "1")
+    assert version.endswith("+cpu")
+
+
+def test_an_instructor_sees_every_student(hub):
+    async def listing():
+        teacher = Student(hub.url, INSTRUCTOR, PASSWORD)
+        assert await teacher.login() == 302
+        await teacher.get_token()
+        return await teacher.json("/hub/api/users")
+
+    listed = {user["name"] for user in asyncio.run(listing())}
+    assert set(STUDENTS) <= listed
+
+
+def test_the_students_server_starts_without_the_unused_slow_parser(hub):
+    """rfc3987-syntax costs each server start 1.6 CPU seconds and serves no Jupyter schema; the hub
+    removes it after installing (classroom/hub/install.py). A reinstall that brings it back fails here."""
+    import subprocess
+
+    from classroom.hub import install
+
+    python = install.venv_python(Path(hub.settings.home))
+    probe = "import importlib.util, jupyter_events, jsonschema; print(importlib.util.find_spec('rfc3987_syntax'))"
+    answer = subprocess.run([str(python), "-c", probe], capture_output=True, text=True, check=True)
+    assert answer.stdout.strip() == "None"
