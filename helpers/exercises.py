@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from helpers import class_record
 from helpers.display.formatting import scroll_box
 from helpers.exercise_cases import STEPS, Case, cases, mistakes, rounded_results
 from helpers.timeouts import Stopped, stop_thread
@@ -87,6 +88,7 @@ class CheckResult:
         )
 
 
+@class_record.recorded  # on the class hub, the verdict also goes to the lecturer's page
 def check(step: str, fn) -> CheckResult:
     """Run the learner's ``fn`` for ``step`` on unseen cases; never raises. See the module docstring."""
     name = str(step).strip().lower().replace("normalize", "normalise")

@@ -6,7 +6,7 @@ import html
 
 import ipywidgets as widgets
 
-from helpers import answer_check
+from helpers import answer_check, class_record
 from helpers.data import parse_row
 from helpers.layernorm import DEFAULT_EPS
 from helpers.widgets.base import (
@@ -81,6 +81,7 @@ class AnswerChecker(NumbersBox):
             self._problems = {"answer": message if message[0].isupper() else f"Your answer {message}."}
         else:
             self.verdict, self._answer_text, self._problems = verdict, text.strip(), {}
+            class_record.record_answer(verdict)  # on the class hub, the verdict also goes to the lecturer's page
         self._render()
 
     def _render(self) -> None:

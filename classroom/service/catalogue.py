@@ -1,0 +1,76 @@
+"""What may be recorded: the notebooks, the exercise steps and the checker's mistake keys.
+
+(And the check-your-answer boxes: ANSWER_STEPS, ANSWER_MISTAKES below.)
+
+The steps and the named mistakes come from helpers/exercise_cases.py itself, so a mistake added
+to the checker is accepted here without a second list to keep in step. The other keys are the
+outcomes helpers/exercises.py and helpers/exercise_module.py name in place (a stub, a time-out,
+the wrong type, ...); tests/classroom/test_class_service_catalogue.py checks this list against
+those two files.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository: `import helpers`
+
+from helpers.exercise_cases import STEPS, mistakes  # noqa: E402
+
+NOTEBOOKS = tuple(f"{number:02d}" for number in range(14))  # "00" .. "13"
+
+# Outcomes the checker names without a Mistake entry: key -> the words on the lecturer's page.
+OUTCOMES = {
+    "not-written": "not written yet",
+    "timeout": "did not finish (endless loop)",
+    "exception": "raised an error",
+    "mutates-input": "changed its input",
+    "text": "returned text",
+    "list-not-number": "returned a list, not a number",
+    "wrong-length": "the wrong length",
+    "no-return": "returned nothing",
+    "wrong-type": "the wrong type",
+    "nan": "returned NaN",
+    "per-row": "γ and β applied per row",
+    # torch.nn.Module checks (notebook 08)
+    "not-a-module": "not a torch module",
+    "no-super-init": "no super().__init__()",
+    "no-parameters": "γ and β not parameters",
+    "parameter-shape": "γ and β of the wrong shape",
+    "initial-values": "γ and β not 1 and 0 at the start",
+    "no-eps-argument": "no eps argument",
+    "not-differentiable": "gradients cannot flow",
+    "gamma-beta": "γ and β not applied as γ · x̂ + β",
+}
+
+
+# The check-your-answer boxes (helpers/answer_check.py): their steps and the mistakes they name.
+ANSWER_STEPS = ("answer-mean", "answer-variance", "answer-std", "answer-normalised")
+ANSWER_MISTAKES = {
+    "n-1": "dividing by n − 1",
+    "sum": "the sum, not divided by n",
+    "std-for-variance": "the std given for the variance",
+    "no-mean": "the mean not subtracted",
+    "plus-eps": "ε added to the variance",
+    "no-square": "differences not squared",
+    "no-eps": "ε forgotten",
+    "eps-outside": "ε outside the square root",
+    "variance-for-std": "the variance given for the std",
+    "not-divided": "not divided by the std",
+    "rounded-early": "rounded too early",
+}
+
+
+def _named() -> dict[str, str]:
+    names = {}
+    for step in STEPS:
+        if step == "module":
+            continue
+        for mistake in mistakes(step):
+            names.setdefault(mistake.key, mistake.name)
+    return names
+
+
+MISTAKES = {**ANSWER_MISTAKES, **OUTCOMES, **_named()}  # the checker's own words win where keys are shared
+ALL_STEPS = (*STEPS, *ANSWER_STEPS)

@@ -1,0 +1,234 @@
+"""The class service's parts without a hub: what may be recorded, the checks on a posted body,
+the SQLite store, and helpers.class_record's sending (against a small local stand-in server).
+
+Runs in the project's own environment (no JupyterHub needed); test_class_service.py runs the whole
+thing on a real hub.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import stat
+import sys
+import threading
+import time
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from classroom.service import results  # noqa: E402
+from classroom.service.catalogue import ANSWER_MISTAKES, ANSWER_STEPS, MISTAKES, NOTEBOOKS, STEPS  # noqa: E402
+from classroom.service.store import Store  # noqa: E402
+from helpers import class_record  # noqa: E402
+from helpers.answer_check import QUANTITIES  # noqa: E402
+
+
+def body(**fields) -> bytes:
+    verdict = {"notebook": "03", "step": "variance", "passed": False, "mistake": "n-1", "id": str(uuid.uuid4())}
+    verdict.update(fields)
+    return json.dumps({k: v for k, v in verdict.items() if v is not ...}).encode()
+
+
+# --- what may be recorded ------------------------------------------------------------------
+def test_every_key_the_checker_names_is_in_the_catalogue():
+    not_keys = {"helpers-exercises-check"}  # hyphenated strings that are not mistake keys
+    for name in ("exercises.py", "exercise_module.py", "exercise_cases.py"):
+        text = (ROOT / "helpers" / name).read_text(encoding="utf-8")
+        found = set(re.findall(r'"([a-z0-9]+(?:-[a-z0-9]+)+)"', text)) - not_keys
+        found = {key for key in found if not key.endswith("-2")}  # exercise_cases' second variant of a key
+        assert found <= set(MISTAKES), f"{name}: keys the service would refuse: {sorted(found - set(MISTAKES))}"
+
+
+def test_every_mistake_an_answer_box_names_is_in_the_catalogue():
+    text = (ROOT / "helpers" / "answer_check.py").read_text(encoding="utf-8")
+    found = set(re.findall(r'\(\s*"([a-z0-9]+(?:-[a-z0-9]+)*)",\s', text)) - set(QUANTITIES) - {"normalized"}
+    assert found == set(ANSWER_MISTAKES), found ^ set(ANSWER_MISTAKES)
+    assert {f"answer-{quantity}" for quantity in QUANTITIES} == set(ANSWER_STEPS)
+
+
+def test_each_step_belongs_to_the_notebook_that_introduces_it():
+    assert set(class_record.STEP_NOTEBOOKS) == set(STEPS) | set(ANSWER_STEPS)
+    for step, number in class_record.STEP_NOTEBOOKS.items():
+        if step in ANSWER_STEPS:
+            notebook = next((ROOT / "notebooks").glob(f"{number}_*.ipynb"))
+            assert f'answer_checker(new_row, \\"{step[7:]}\\"' in notebook.read_text(encoding="utf-8"), step
+            continue
+        notebook = next((ROOT / "notebooks").glob(f"{number}_*.ipynb"))
+        assert f'exercises.check(\\"{step}\\"' in notebook.read_text(encoding="utf-8"), (step, notebook.name)
+    assert NOTEBOOKS[0] == "00" and NOTEBOOKS[-1] == "13"
+
+
+# --- a posted body ---------------------------------------------------------------------------
+def test_a_good_body_is_read():
+    result = results.parse(body())
+    assert (result.notebook, result.step, result.passed, result.mistake) == ("03", "variance", False, "n-1")
+    assert results.parse(body(passed=True, mistake=None)).passed
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"{not json",
+        b"[1, 2]",
+        b"\xff\xfe",
+        body(step="varience"),
+        body(notebook="14"),
+        body(notebook=3),
+        body(mistake="made-up"),
+        body(passed="yes"),
+        body(passed=True),  # a pass with a mistake
+        body(id="7"),
+        body(id=...),
+        body(student="someone-else"),
+        body(user="someone-else"),
+        body(extra=1),
+        body(mistake="x" * 5000),
+    ],
+)
+def test_a_bad_body_is_refused_with_one_sentence(raw):
+    with pytest.raises(results.Refused) as refused:
+        results.parse(raw)
+    message = str(refused.value)
+    assert message[0].isupper() and message.endswith(".") and "\n" not in message
+
+
+# --- the store ----------------------------------------------------------------------------------
+def test_the_store_counts_students_not_clicks_and_ignores_a_resend(tmp_path):
+    store = Store(tmp_path / "r.sqlite")
+    first = results.parse(body())
+    assert store.add("ann", first) and not store.add("ann", first)  # the same id again: nothing new
+    assert store.add("bob", first)  # another student's id space
+    store.add("ann", results.parse(body(mistake="n-1")))
+    store.add("ann", results.parse(body(passed=True, mistake=None)))
+    store.add("cat", results.parse(body(mistake=None)))
+    [exercise] = store.summary()
+    assert exercise == {"notebook": "03", "step": "variance", "tried": 3, "passed": 1, "attempts": 5,
+                        "mistakes": {"n-1": 2, "unnamed": 1}}  # fmt: skip
+    assert "names" not in exercise
+    [named] = store.summary(names=True)
+    assert named["names"] == {"passed": ["ann"], "mistakes": {"n-1": ["ann", "bob"], "unnamed": ["cat"]}}
+    lines = store.csv().splitlines()
+    assert lines[0].startswith("student,notebook,step,attempts,passed,mistakes")
+    assert lines[1].startswith("ann,03,variance,3,yes,n-1 x2,")
+    store.close()
+    assert stat.S_IMODE((tmp_path / "r.sqlite").stat().st_mode) == 0o600
+    again = Store(tmp_path / "r.sqlite")
+    assert again.count() == 5  # a restart keeps everything
+
+
+# --- helpers.class_record -------------------------------------------------------------------------
+class StandIn(BaseHTTPRequestHandler):
+    """Answers like the service: 201, or the status the test sets; remembers what it got."""
+
+    received: list = []
+    status = 201
+    delay = 0.0
+
+    def do_POST(self):  # noqa: N802 (http.server's name)
+        time.sleep(type(self).delay)
+        data = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).received.append((self.headers["Authorization"], data))
+        self.send_response(type(self).status)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def service():
+    StandIn.received, StandIn.status, StandIn.delay = [], 201, 0.0
+    server = ThreadingHTTPServer(("127.0.0.1", 0), StandIn)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/services/class/"
+    server.shutdown()
+
+
+def hub_environ(url):
+    return {"LAYERNORM_CLASS_URL": url, "JUPYTERHUB_API_TOKEN": "a-token",
+            "JPY_SESSION_NAME": "/home/ann/layernorm-step-by-step/notebooks/03_variance.ipynb"}  # fmt: skip
+
+
+def test_outside_a_hub_nothing_is_sent(service):
+    assert class_record.record(None, "mean", False, "n-1", environ={}) is None
+    assert class_record.record(None, "mean", False, "n-1", environ={"JUPYTERHUB_API_TOKEN": "t"}) is None
+    assert (
+        class_record.record(None, "mean", False, "n-1", environ={**hub_environ(service), "PYTEST_CURRENT_TEST": "x"})
+        is None
+    )
+    assert class_record.record(None, "meen", False, None, environ=hub_environ(service)) is None
+    assert StandIn.received == []
+
+
+def test_a_verdict_is_sent_with_the_token_and_the_kernels_notebook(service, monkeypatch, tmp_path):
+    monkeypatch.setattr(class_record, "PENDING", tmp_path / "pending.jsonl")
+    thread = class_record.record(None, "variance", False, "n-1", environ=hub_environ(service))
+    thread.join(5)
+    [(authorization, sent)] = StandIn.received
+    assert authorization == "token a-token"
+    assert {k: sent[k] for k in ("notebook", "step", "passed", "mistake")} == {
+        "notebook": "03", "step": "variance", "passed": False, "mistake": "n-1"}  # fmt: skip
+    assert uuid.UUID(sent["id"])
+    environ = {**hub_environ(service), "JPY_SESSION_NAME": "/home/ann/scratch.ipynb"}
+    class_record.record(None, "std", True, "ignored", environ=environ).join(5)
+    assert StandIn.received[-1][1]["notebook"] == "04" and StandIn.received[-1][1]["mistake"] is None
+
+
+def test_the_check_never_waits_for_a_slow_service(service, monkeypatch, tmp_path):
+    monkeypatch.setattr(class_record, "PENDING", tmp_path / "pending.jsonl")
+    StandIn.delay = 1.0
+    start = time.monotonic()
+    thread = class_record.record(None, "mean", False, "n-1", environ=hub_environ(service))
+    assert time.monotonic() - start < 0.05
+    thread.join(5)
+
+
+def test_an_unreachable_service_loses_nothing(service, tmp_path):
+    pending = tmp_path / "home" / ".layernorm" / "pending-results.jsonl"
+    down = "http://127.0.0.1:9/services/class/"  # the discard port: nothing listens
+    first = {"id": str(uuid.uuid4()), "notebook": "02", "step": "mean", "passed": False, "mistake": "n-1"}
+    second = {**first, "id": str(uuid.uuid4()), "passed": True, "mistake": None}
+    assert not class_record.deliver(down, "a-token", first, pending)
+    assert not class_record.deliver(down, "a-token", second, pending)
+    assert stat.S_IMODE(pending.stat().st_mode) == 0o600
+    assert "a-token" not in pending.read_text()  # verdicts only, never the token
+    third = {**first, "id": str(uuid.uuid4())}
+    assert class_record.deliver(service, "a-token", third, pending)
+    assert [sent["id"] for _, sent in StandIn.received] == [third["id"], first["id"], second["id"]]
+    assert not pending.exists()
+
+
+def test_a_refused_verdict_is_dropped_not_retried(service, tmp_path):
+    pending = tmp_path / "pending.jsonl"
+    StandIn.status = 400
+    verdict = {"id": str(uuid.uuid4()), "notebook": "02", "step": "mean", "passed": False, "mistake": "n-1"}
+    assert class_record.deliver(service, "a-token", verdict, pending)
+    assert not pending.exists()
+    StandIn.status = 503
+    assert not class_record.deliver(service, "a-token", verdict, pending)
+    assert pending.exists()
+
+
+def test_the_checker_is_unchanged_outside_a_hub():
+    from helpers import exercises
+
+    result = exercises.check("mean", lambda row: sum(row) / len(row))
+    assert result.passed and exercises.check.__name__ == "check" and exercises.check.__wrapped__
+
+
+def test_an_answer_box_verdict_is_sent(service, monkeypatch, tmp_path):
+    from helpers import answer_check
+
+    monkeypatch.setattr(class_record, "PENDING", tmp_path / "pending.jsonl")
+    monkeypatch.setattr(class_record.os, "environ", hub_environ(service))
+    verdict = answer_check.diagnose([1.0, 2.0, 6.0], "mean", "4.5", places=1)  # the sum over n − 1
+    class_record.record_answer(verdict).join(5)
+    sent = StandIn.received[-1][1]
+    assert (sent["notebook"], sent["step"], sent["passed"], sent["mistake"]) == ("03", "answer-mean", False, "n-1")
+    assert results.parse(json.dumps(sent).encode()).step == "answer-mean"  # and the service accepts it
