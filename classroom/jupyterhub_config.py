@@ -132,12 +132,10 @@ if settings.class_service:
         {
             "name": "class",
             "url": class_url,
-            "command": [
-                sys.executable,
-                "-m",
-                "classroom.service",
-                f"--db={settings.class_db or private / 'class-results.sqlite'}",
-            ],
+            "command": [sys.executable, "-m", "classroom.service"],
+            # In the environment, not the command line: `ps` shows any user the command line, and a
+            # PostgreSQL URL may hold a password.
+            "environment": {"LAYERNORM_CLASS_DB": settings.class_db or str(private / "class-results.sqlite")},
             "cwd": str(Path(__file__).resolve().parent.parent),  # the repository: `-m classroom.service`
             "oauth_no_confirm": True,  # the lecturer's page opens without a "grant access?" page
         }

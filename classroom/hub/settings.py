@@ -46,7 +46,7 @@ class HubSettings:
     extra_services: list = field(default_factory=list)  # further hub-managed services (their dicts)
     class_service: bool = True  # the `class` service: the checker's verdicts, live for the lecturer
     class_service_port: int = 8002  # the class service, on 127.0.0.1
-    class_db: str = ""  # the class results (SQLite); "" means private/class-results.sqlite
+    class_db: str = ""  # the class results: an SQLite file or an SQLAlchemy URL; "" means private/class-results.sqlite
 
     @property
     def private(self) -> Path:

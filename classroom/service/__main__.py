@@ -20,6 +20,8 @@ from tornado.httpserver import HTTPServer
 from classroom.service.app import make_app
 from classroom.service.store import Store
 
+DB_VARIABLE = "LAYERNORM_CLASS_DB"
+
 
 async def serve(db: str) -> None:
     store = Store(db)
@@ -31,7 +33,10 @@ async def serve(db: str) -> None:
     # Up to 1 MiB is read and refused with a sentence (results.py allows 4 KiB); more, and the connection is closed.
     server = HTTPServer(app, xheaders=True, max_body_size=1024 * 1024)
     server.listen(address.port or 80, address.hostname or "127.0.0.1")
-    logging.getLogger("classroom.service").info("the class service listens on %s, results in %s", address.geturl(), db)
+    where = store.path or store.engine.url.render_as_string(hide_password=True)
+    logging.getLogger("classroom.service").info(
+        "the class service listens on %s, results in %s", address.geturl(), where
+    )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -43,8 +48,15 @@ async def serve(db: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m classroom.service", description=__doc__.splitlines()[0])
-    parser.add_argument("--db", required=True, help="the SQLite file of the results (made if missing)")
+    parser.add_argument(
+        "--db",
+        default=os.environ.get(DB_VARIABLE, ""),
+        help=f"the SQLite file of the results (made if missing), or an SQLAlchemy URL (PostgreSQL); default "
+        f"${DB_VARIABLE}, which keeps a URL's password off the command line other users can see",
+    )
     arguments = parser.parse_args()
+    if not arguments.db:
+        parser.error(f"give --db or set {DB_VARIABLE}")
     logging.basicConfig(level=logging.INFO, format="[%(levelname).1s %(asctime)s class] %(message)s")
     asyncio.run(serve(arguments.db))
 

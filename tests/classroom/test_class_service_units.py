@@ -1,5 +1,5 @@
 """The class service's parts without a hub: what may be recorded, the checks on a posted body,
-the SQLite store, and helpers.class_record's sending (against a small local stand-in server).
+and helpers.class_record's sending (against a small local stand-in server).
 
 Runs in the project's own environment (no JupyterHub needed); test_class_service.py runs the whole
 thing on a real hub.
@@ -24,7 +24,6 @@ sys.path.insert(0, str(ROOT))
 
 from classroom.service import results  # noqa: E402
 from classroom.service.catalogue import ANSWER_MISTAKES, ANSWER_STEPS, MISTAKES, NOTEBOOKS, STEPS  # noqa: E402
-from classroom.service.store import Store  # noqa: E402
 from helpers import class_record  # noqa: E402
 from helpers.answer_check import QUANTITIES  # noqa: E402
 
@@ -96,30 +95,6 @@ def test_a_bad_body_is_refused_with_one_sentence(raw):
         results.parse(raw)
     message = str(refused.value)
     assert message[0].isupper() and message.endswith(".") and "\n" not in message
-
-
-# --- the store ----------------------------------------------------------------------------------
-def test_the_store_counts_students_not_clicks_and_ignores_a_resend(tmp_path):
-    store = Store(tmp_path / "r.sqlite")
-    first = results.parse(body())
-    assert store.add("ann", first) and not store.add("ann", first)  # the same id again: nothing new
-    assert store.add("bob", first)  # another student's id space
-    store.add("ann", results.parse(body(mistake="n-1")))
-    store.add("ann", results.parse(body(passed=True, mistake=None)))
-    store.add("cat", results.parse(body(mistake=None)))
-    [exercise] = store.summary()
-    assert exercise == {"notebook": "03", "step": "variance", "tried": 3, "passed": 1, "attempts": 5,
-                        "mistakes": {"n-1": 2, "unnamed": 1}}  # fmt: skip
-    assert "names" not in exercise
-    [named] = store.summary(names=True)
-    assert named["names"] == {"passed": ["ann"], "mistakes": {"n-1": ["ann", "bob"], "unnamed": ["cat"]}}
-    lines = store.csv().splitlines()
-    assert lines[0].startswith("student,notebook,step,attempts,passed,mistakes")
-    assert lines[1].startswith("ann,03,variance,3,yes,n-1 x2,")
-    store.close()
-    assert stat.S_IMODE((tmp_path / "r.sqlite").stat().st_mode) == 0o600
-    again = Store(tmp_path / "r.sqlite")
-    assert again.count() == 5  # a restart keeps everything
 
 
 # --- helpers.class_record -------------------------------------------------------------------------
