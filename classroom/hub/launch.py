@@ -131,18 +131,30 @@ class Hub:
             return error.code, None
 
     def wait_ready(self, timeout: float = 120) -> None:
+        """Until the hub answers and, with the class service on, the proxy routes to that service too
+        (the hub adds a service's route only once the service runs, a moment after the hub answers)."""
         deadline = time.monotonic() + timeout
+        self._wait(deadline, "/hub/api/", lambda status, json_body: status == 200, "the hub did not answer")
+        if self.settings.class_service:
+            # Its own answer to a request without a token: 401, in JSON (the proxy's would be HTML).
+            self._wait(deadline, "/services/class/api/summary", lambda status, json_body: status == 401 and json_body,
+                       "the class service was not reachable through the proxy")  # fmt: skip
+
+    def _wait(self, deadline: float, path: str, ready, failure: str) -> None:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise HubError(f"the hub stopped while starting (exit code {self.process.returncode}); see its log")
             try:
-                with urllib.request.urlopen(f"{self.url}/hub/api/", timeout=5) as answer:
-                    if answer.status == 200:
-                        return
-            except (urllib.error.URLError, OSError):
-                pass
+                with urllib.request.urlopen(f"{self.url}{path}", timeout=5) as answer:
+                    status, kind = answer.status, answer.headers.get("Content-Type", "")
+            except urllib.error.HTTPError as error:
+                status, kind = error.code, error.headers.get("Content-Type", "")
+            except OSError:
+                status, kind = 0, ""
+            if ready(status, kind.startswith("application/json")):
+                return
             time.sleep(0.3)
-        raise HubError(f"the hub did not answer within {timeout:.0f} s")
+        raise HubError(f"{failure} in time")
 
     def stop(self, timeout: float = 30) -> None:
         if self.process.poll() is None:

@@ -5,7 +5,7 @@
 The steps and the named mistakes come from helpers/exercise_cases.py itself, so a mistake added
 to the checker is accepted here without a second list to keep in step. The other keys are the
 outcomes helpers/exercises.py and helpers/exercise_module.py name in place (a stub, a time-out,
-the wrong type, ...); tests/classroom/test_class_service_catalogue.py checks this list against
+the wrong type, ...); tests/classroom/test_class_service_units.py checks this list against
 those two files.
 """
 
@@ -16,6 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository: `import helpers`
 
+from helpers.answer_check import QUANTITIES  # noqa: E402
 from helpers.exercise_cases import STEPS, mistakes  # noqa: E402
 
 NOTEBOOKS = tuple(f"{number:02d}" for number in range(14))  # "00" .. "13"
@@ -46,7 +47,7 @@ OUTCOMES = {
 
 
 # The check-your-answer boxes (helpers/answer_check.py): their steps and the mistakes they name.
-ANSWER_STEPS = ("answer-mean", "answer-variance", "answer-std", "answer-normalised")
+ANSWER_STEPS = tuple(f"answer-{quantity}" for quantity in QUANTITIES)
 ANSWER_MISTAKES = {
     "n-1": "dividing by n − 1",
     "sum": "the sum, not divided by n",

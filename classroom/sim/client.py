@@ -109,6 +109,13 @@ class Student:
         )
         return status
 
+    async def sign_in(self) -> None:
+        """Log in through the form and get the student's own token: what every visit starts with."""
+        status = await self.login()
+        if status != 302:
+            raise StudentError(f"{self.name}: the login form answered {status}, not a redirect into the hub")
+        await self.get_token()
+
     async def get_token(self) -> None:
         """The student's own API token, asked for with the login cookie (as the hub's token page does)."""
         answer = await self.json(

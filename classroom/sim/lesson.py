@@ -59,10 +59,7 @@ async def attend(hub_url: str, name: str, password: str, repo: str, torch: bool 
     uid = pwd.getpwnam(name).pw_uid
     try:
         start = time.monotonic()
-        status = await student.login()
-        if status != 302:
-            raise StudentError(f"{name}: the login form answered {status}, not a redirect into the hub")
-        await student.get_token()
+        await student.sign_in()
         result.login_seconds = time.monotonic() - start
         result.spawn_seconds = await student.spawn()
         result.started = usage(uid)

@@ -13,6 +13,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from classroom.hub.accounts import processes_of
+
 PAGE = os.sysconf("SC_PAGE_SIZE")
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -25,18 +27,6 @@ class Usage:
     cpu_seconds: float
 
 
-def pids_of(uid: int) -> list[int]:
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if entry.stat().st_uid == uid:
-                    pids.append(int(entry.name))
-            except FileNotFoundError:
-                continue
-    return pids
-
-
 def _kib(text: str, field: str) -> int:
     for line in text.splitlines():
         if line.startswith(field + ":"):
@@ -46,7 +36,7 @@ def _kib(text: str, field: str) -> int:
 
 def usage(uid: int) -> Usage:
     rss = pss = ticks = count = 0
-    for pid in pids_of(uid):
+    for pid in processes_of(uid):
         try:
             status = Path(f"/proc/{pid}/status").read_text()
             rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()

@@ -19,8 +19,6 @@ import signal
 import sqlite3
 import statistics
 import time
-import urllib.error
-import urllib.request
 import uuid
 from pathlib import Path
 
@@ -50,30 +48,13 @@ FIGURES: dict[str, str] = {}
 @pytest.fixture(scope="module")
 def hub():
     with class_hub(STUDENTS, [INSTRUCTOR]) as running:
-        wait_for_service(running)
         yield running
     print("\nclass service figures: " + "; ".join(f"{k}: {v}" for k, v in FIGURES.items()))
 
 
-def wait_for_service(hub, timeout: float = 60) -> None:
-    """Until the proxy routes /services/class/ to the service (the hub adds the route once it runs)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"{hub.url}/services/class/api/summary", timeout=5)
-        except urllib.error.HTTPError as error:
-            if error.code == 401 and error.headers.get("Content-Type", "").startswith("application/json"):
-                return  # the service's own answer to a request without a token
-        except OSError:
-            pass
-        time.sleep(0.3)
-    raise AssertionError(f"the class service was not reachable through the proxy within {timeout:.0f} s")
-
-
 async def logged_in(hub, name: str) -> Student:
     student = Student(hub.url, name, PASSWORD)
-    assert await student.login() == 302
-    await student.get_token()
+    await student.sign_in()
     return student
 
 

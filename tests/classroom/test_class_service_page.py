@@ -30,28 +30,12 @@ INSTRUCTOR = "clp-teach"
 PROJECTOR = {"width": 1280, "height": 720}
 
 
-def wait_for_service(hub, timeout: float = 60) -> None:
-    """Until the proxy routes /services/class/ to the service (the hub adds the route once it runs)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"{hub.url}/services/class/api/summary", timeout=5)
-        except urllib.error.HTTPError as error:
-            if error.code == 401 and error.headers.get("Content-Type", "").startswith("application/json"):
-                return  # the service's own answer to a request without a token
-        except OSError:
-            pass
-        time.sleep(0.3)
-    raise AssertionError(f"the class service was not reachable through the proxy within {timeout:.0f} s")
-
-
 def tokens(hub) -> dict[str, str]:
     """Each student's own token, got as a browser would (before Playwright's event loop starts)."""
 
     async def log_in(name):
         student = Student(hub.url, name, PASSWORD)
-        assert await student.login() == 302
-        await student.get_token()
+        await student.sign_in()
         return name, student.token
 
     async def everyone():
@@ -79,7 +63,6 @@ def test_the_live_page_on_a_projector():
     from playwright.sync_api import TimeoutError as PlaywrightTimeout  # only once the browser is known to be there
 
     with class_hub(STUDENTS, [INSTRUCTOR]) as hub:
-        wait_for_service(hub)
         token = tokens(hub)
         assert post(hub, token[STUDENTS[0]], "variance", False, "n-1", "03") == 201
         assert post(hub, token[STUDENTS[1]], "variance", True, None, "03") == 201

@@ -90,8 +90,7 @@ def test_a_kernel_runs_as_its_student_with_one_thread(hub):
 
     async def probe():
         student = Student(hub.url, name, PASSWORD)
-        assert await student.login() == 302
-        await student.get_token()
+        await student.sign_in()
         await student.spawn()
         try:
             await student.pull(hub.settings.series_repo)
@@ -117,8 +116,7 @@ def test_a_kernel_runs_as_its_student_with_one_thread(hub):
 def test_an_instructor_sees_every_student(hub):
     async def listing():
         teacher = Student(hub.url, INSTRUCTOR, PASSWORD)
-        assert await teacher.login() == 302
-        await teacher.get_token()
+        await teacher.sign_in()
         return await teacher.json("/hub/api/users")
 
     listed = {user["name"] for user in asyncio.run(listing())}

@@ -28,8 +28,7 @@ def hub():
 def test_an_idle_kernel_is_shut_down_and_then_the_idle_server_is_stopped(hub):
     async def leave_it_idle():
         student = Student(hub.url, NAME, PASSWORD)
-        assert await student.login() == 302
-        await student.get_token()
+        await student.sign_in()
         await student.spawn()
         await student.pull(hub.settings.series_repo)
         kernel = await student.open_kernel("02_mean.ipynb")

@@ -69,8 +69,7 @@ def lecturer_publishes_a_fix(bare: Path) -> str:
 def test_a_published_fix_arrives_and_the_students_work_stays(hub):
     async def lesson():
         student = Student(hub.url, NAME, PASSWORD)
-        assert await student.login() == 302
-        await student.get_token()
+        await student.sign_in()
         await student.spawn()
         try:
             await student.pull(hub.settings.series_repo)

@@ -38,8 +38,7 @@ def hub():
 
 async def started(hub, name: str, pull: bool = True) -> Student:
     student = Student(hub.url, name, PASSWORD)
-    assert await student.login() == 302, f"{name} could not log in"
-    await student.get_token()
+    await student.sign_in()
     await student.spawn()
     if pull:
         await student.pull(hub.settings.series_repo)
