@@ -15,28 +15,28 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from helpers import mistakes as catalogue
 from helpers.data import parse_number
 from helpers.display import format_eps, format_number
 from helpers.layernorm import DEFAULT_EPS, layer_norm_steps, round_half_away_from_zero
 
-QUANTITIES = ("mean", "variance", "std", "normalised")
+QUANTITIES = ("mean", "variance", "std", "normalised", "output")
 RIGHT, ROUNDING, WRONG = "right", "right up to rounding", "wrong"
 EARLY_ROUNDING_PLACES = (1, 2, 3)  # "rounded too early" is tried at each of these places
-# Mistakes named even when the answer is right at the places asked, if its extra places match the mistake:
-# adding ε to the variance is always wrong, however small ε is (a last-digit slip elsewhere is not blamed).
-NAMED_BEYOND_ASKED = ("plus-eps",)
 
 _QUANTITY_NAMES = {
     "mean": "the mean μ",
     "variance": "the variance σ²",
     "std": "the standard deviation √(σ² + ε)",
     "normalised": "the normalised value x̂",
+    "output": "the output y = γ · x̂ + β",
 }
 _HOW_TO = {
     "mean": "Add the n values and divide by n.",
     "variance": "Subtract the mean from each value, square each difference, add the squares and divide by n.",
     "std": "Find the variance (divide by n), add ε, then take the square root.",
     "normalised": "Subtract the mean from the value, then divide by the standard deviation √(σ² + ε).",
+    "output": "Normalise the row (notebook 05), then multiply the value by its γ and add its β: y = γ · x̂ + β.",
 }
 
 
@@ -78,12 +78,19 @@ def typed_places(text: str) -> int:
 
 
 def diagnose(
-    row, quantity: str, answer, index: int | None = None, eps: float = DEFAULT_EPS, places: int | None = None
+    row,
+    quantity: str,
+    answer,
+    index: int | None = None,
+    eps: float = DEFAULT_EPS,
+    places: int | None = None,
+    gamma=None,
+    beta=None,
 ) -> Verdict:
     """Judge ``answer`` (a number, or text as typed) for ``quantity`` of ``row``.
 
-    ``quantity`` is "mean", "variance", "std" or "normalised" (then ``index`` picks the value,
-    counted from 0). The answer is right when it is the exact value rounded to the places typed;
+    ``quantity`` is "mean", "variance", "std", "normalised" or "output" (y = γ · x̂ + β, with
+    ``gamma`` and ``beta``; for these two ``index`` picks the value, counted from 0). The answer is right when it is the exact value rounded to the places typed;
     right up to rounding when it is what rounding every step by hand gives, or has fewer than two
     significant digits; otherwise wrong, with a hint naming the mistake whose result it matches.
     ``places``, when given, is how many decimal places the question asks for: an answer with fewer
@@ -92,7 +99,7 @@ def diagnose(
     ``ValueError`` in plain words for an answer that is not a number, an unknown quantity or a bad index.
     """
     quantity = _check_quantity(quantity)
-    record = layer_norm_steps(row, eps=eps)
+    record = layer_norm_steps(row, eps=eps, gamma=gamma, beta=beta)
     index = _check_index(quantity, index, record.n)
     if places is not None and (isinstance(places, bool) or not isinstance(places, (int, np.integer)) or places < 0):
         raise ValueError(f"places must be a whole number of decimal places, 0 or more; got {places!r}.")
@@ -135,18 +142,25 @@ def diagnose(
             f"significant digits: the exact value is {shown}. Keep more places.",
             "too-few-digits",
         )
-    extra = asked is not None and typed > asked  # more places than asked: a mistake's digits there come first
-    named = [
-        (abs(value - candidate), order, mistake, hint)
-        for order, (mistake, candidate, hint) in enumerate(
-            _mistakes(row, record, quantity, index, eps) if extra else ()
+    by_hand = _hand_value(row, quantity, index, eps, places, gamma, beta)
+    # A mistake whose own digits, at the places typed, are the answer's is named before any rounding
+    # explanation, also when those are more places than asked (the extra digits show the method).
+    digits = [
+        (mistake, hint)
+        for mistake, candidate, hint in _mistakes(row, record, quantity, index, eps)
+        if mistake != "rounding"
+        and _same_at(value, candidate, places)
+        and (
+            (mistake == "eps-added" and not _same_at(candidate, expected, places))  # ε in the variance: always wrong
+            or (  # more than one unit in the last place from the right digits, and not what working by hand gives
+                abs(round_half_away_from_zero(candidate, places) - round_half_away_from_zero(expected, places))
+                > unit * (1 + 1e-9)
+                and (by_hand is None or not _same_at(candidate, by_hand, places))
+            )
         )
-        if mistake in NAMED_BEYOND_ASKED
-        and abs(value - candidate) <= unit / 2 + slack
-        and not _same_at(candidate, expected, places)
     ]
-    if named:
-        _, _, mistake, hint = min(named)
+    if digits:
+        mistake, hint = digits[0]  # the catalogue's order: single mistakes first, most common first
         return verdict(WRONG, hint, mistake)
     if asked is not None and typed > asked and _same_at(value, expected, asked):
         return verdict(
@@ -156,7 +170,7 @@ def diagnose(
             "extra-places",
         )
     if off <= unit + slack:
-        if quantity != "mean" and _is_hand_rounded(row, quantity, index, eps, places, value):
+        if quantity != "mean" and by_hand is not None and abs(by_hand - value) <= 1e-9 * abs(by_hand) + 1e-15:
             return verdict(
                 ROUNDING,
                 f"That is what rounding every step to {_places(places)} by hand gives; the exact value is {shown}.",
@@ -178,12 +192,12 @@ def diagnose(
             )
 
     matches = [
-        (abs(value - candidate), order, mistake, hint)
+        (not _same_at(value, candidate, places), "+" in mistake, abs(value - candidate), order, mistake, hint)
         for order, (mistake, candidate, hint) in enumerate(_mistakes(row, record, quantity, index, eps))
         if abs(value - candidate) <= unit + slack and abs(candidate - expected) > unit / 2 + slack
     ]
-    if matches:
-        _, _, mistake, hint = min(matches)
+    if matches:  # a mistake with the answer's very digits first, single mistakes before two at once, then the nearest
+        *_, mistake, hint = min(matches)
         return verdict(WRONG, hint, mistake)
     return verdict(WRONG, f"Not quite. {_HOW_TO[quantity]}")
 
@@ -197,12 +211,12 @@ def _same_at(a: float, b: float, places: int) -> bool:
     return round_half_away_from_zero(a, places) == round_half_away_from_zero(b, places)
 
 
-def _is_hand_rounded(row, quantity, index, eps, places, value) -> bool:
+def _hand_value(row, quantity, index, eps, places, gamma=None, beta=None) -> float | None:
+    """What working every step by hand to ``places`` gives, or None where it cannot be done."""
     try:
-        hand = expected_value(row, quantity, index, eps, decimals=places)
+        return expected_value(row, quantity, index, eps, decimals=places, gamma=gamma, beta=beta)
     except ValueError:
-        return False
-    return abs(hand - value) <= 1e-9 * abs(hand) + 1e-15
+        return None
 
 
 def places_to_catch(
@@ -213,16 +227,19 @@ def places_to_catch(
     eps: float = DEFAULT_EPS,
     least: int = 1,
     most: int = 10,
+    gamma=None,
+    beta=None,
 ) -> int:
     """The fewest decimal places (at least ``least``) at which every named mistake in ``mistakes`` gives
     digits more than one unit in the last place from the right answer (closer is taken as rounding), so that a question asking for that many places can catch
     it. Raises ValueError in plain words when no number of places up to ``most`` does."""
     quantity = _check_quantity(quantity)
-    record = layer_norm_steps(row, eps=eps)
+    record = layer_norm_steps(row, eps=eps, gamma=gamma, beta=beta)
     index = _check_index(quantity, index, record.n)
     expected = _value(record, quantity, index)
     values = {
-        name: [v for key, v, _ in _mistakes(row, record, quantity, index, eps) if key == name] for name in mistakes
+        name: [v for key, v, _ in _mistakes(row, record, quantity, index, eps, distinct=False) if key == name]
+        for name in mistakes
     }
     for name, found in values.items():
         if not found:
@@ -234,158 +251,99 @@ def places_to_catch(
     raise ValueError(f"Up to {most} decimal places, {', '.join(mistakes)} give the same digits as the right answer.")
 
 
-def question_text(row, quantity: str, index: int | None = None, eps: float = DEFAULT_EPS) -> str:
+def question_text(row, quantity: str, index: int | None = None, eps: float = DEFAULT_EPS, gamma=None, beta=None) -> str:
     """The question a checker asks, e.g. "What is the mean μ of x = (1.133, -0.299, 0.503)?"."""
     quantity = _check_quantity(quantity)
-    record = layer_norm_steps(row, eps=eps)
+    record = layer_norm_steps(row, eps=eps, gamma=gamma, beta=beta)
     index = _check_index(quantity, index, record.n)
     values = ", ".join(repr(float(v)) for v in record.input[:10]) + (", …" if record.n > 10 else "")
-    which = f" for feature {index + 1}" if quantity == "normalised" else ""
-    uses_eps = f" (ε = {format_eps(eps)})" if quantity in ("std", "normalised") else ""
+    which = f" for feature {index + 1}" if quantity in ("normalised", "output") else ""
+    uses_eps = f" (ε = {format_eps(eps)})" if quantity in ("std", "normalised", "output") else ""
+    if quantity == "output":
+        scale = ", ".join(format_number(float(v), 6).rstrip("0").rstrip(".") for v in record.gamma)
+        shift = ", ".join(format_number(float(v), 6).rstrip("0").rstrip(".") for v in record.beta)
+        return f"What is the output y for feature {index + 1} of x = ({values}) with γ = ({scale}) and β = ({shift}){uses_eps}?"
     return f"What is {_QUANTITY_NAMES[quantity]}{which} of x = ({values}){uses_eps}?"
 
 
 def expected_value(
-    row, quantity: str, index: int | None = None, eps: float = DEFAULT_EPS, decimals: int | None = None
+    row,
+    quantity: str,
+    index: int | None = None,
+    eps: float = DEFAULT_EPS,
+    decimals: int | None = None,
+    gamma=None,
+    beta=None,
 ) -> float:
     """The right value of ``quantity`` for ``row``: exact, or with ``decimals`` as worked by hand
     (every step rounded to that many places), the value :func:`diagnose` judges against."""
     quantity = _check_quantity(quantity)
-    record = layer_norm_steps(row, eps=eps, decimals=decimals)
+    record = layer_norm_steps(row, eps=eps, gamma=gamma, beta=beta, decimals=decimals)
     return _value(record, quantity, _check_index(quantity, index, record.n))
 
 
 def known_mistakes(
-    row, quantity: str, index: int | None = None, eps: float = DEFAULT_EPS
+    row, quantity: str, index: int | None = None, eps: float = DEFAULT_EPS, gamma=None, beta=None
 ) -> list[tuple[str, float, str]]:
     """Every mistake :func:`diagnose` recognises for ``quantity`` of ``row``, most common first:
     ``(name, the value the mistake gives, the hint a learner reads)``."""
     quantity = _check_quantity(quantity)
-    record = layer_norm_steps(row, eps=eps)
+    record = layer_norm_steps(row, eps=eps, gamma=gamma, beta=beta)
     return list(_mistakes(row, record, quantity, _check_index(quantity, index, record.n), eps))
 
 
 def _value(record, quantity: str, index: int | None) -> float:
-    if quantity == "normalised":
-        return float(record.normalised[index])
+    if quantity in ("normalised", "output"):
+        return float(record.stage(quantity)[index])
     return float(record.stage(quantity))
 
 
-def _mistakes(row, record, quantity: str, index: int | None, eps: float):
-    """(name, value, hint) for each mistake that applies to ``quantity``, most common first."""
-    n, x = record.n, record.input
-    variance, sum_of_squares = record.variance, float(np.sum(record.squared_differences))
-    square_of_values = float(np.mean(x * x))
-    n_minus_1 = (
-        f"It looks like you divided by n − 1 = {n - 1} (the 'unbiased' variance, the default of "
-        f"torch.var and torch.std). LayerNorm divides by n = {n}."
-    )
-    no_eps = (
-        f"It looks like you left out ε. Add ε = {format_eps(eps)} to the variance before the square "
-        "root: with a variance this small it changes the answer."
-    )
-    eps_outside = "ε goes inside the square root: √(σ² + ε), not √σ² + ε."
-    no_mean = "It looks like you squared the values themselves. Subtract the mean first: square x − μ, not x."
+def _mistakes(row, record, quantity: str, index: int | None, eps: float, distinct: bool = True):
+    """(key, value, hint) for each mistake of the one catalogue (:mod:`helpers.mistakes`) that shows in
+    ``quantity``: single mistakes first, most common first, then two at once; then rounding early.
+    The hint is the catalogue's sentence, computed for this row."""
+    x, gamma, beta = record.input, record.gamma, record.beta
+    context = catalogue.Context(x, eps)
+    right = _value(record, quantity, index)
     candidates = []
-    if quantity == "mean":
-        if n > 1:
+    for mistake in catalogue.for_quantity(quantity):
+        if mistake.signature or mistake.key == "eps-ignored":  # by hand: no float32, and ε is given
+            continue
+        value = mistake.value(quantity, x, eps, gamma, beta)
+        if value is None or np.size(value) != (record.n if quantity in ("normalised", "output") else 1):
+            continue  # e.g. γ "per row" on one row: a matrix, nothing a learner would type
+        value = float(np.ravel(value)[index or 0])
+        same = [abs(value - v) <= 1e-12 * max(abs(v), 1e-300) for v in (right, *(c[1] for c in candidates))]
+        if math.isfinite(value) and not (distinct and any(same)):  # a "mistake" giving the right value, or another's
             candidates.append(
-                (
-                    "n-1",
-                    float(np.sum(x)) / (n - 1),
-                    f"It looks like you divided the sum by n − 1 = {n - 1}; the mean divides it by n = {n}.",
-                )
+                (mistake.key, value, f"Looks like a known mistake: {mistake.name}. {mistake.advice(context)}")
             )
-        candidates.append(("sum", float(np.sum(x)), f"That is the sum of the values; divide it by n = {n}."))
-    elif quantity == "variance":
-        if n > 1:
-            candidates.append(("n-1", sum_of_squares / (n - 1), n_minus_1))
-        for value in (record.std, math.sqrt(variance)):
-            candidates.append(
-                (
-                    "std-for-variance",
-                    value,
-                    "That is the standard deviation; the variance is the step before the square root.",
-                )
-            )
-        candidates.append(("no-mean", square_of_values, no_mean))
-        candidates.append(
-            (
-                "plus-eps",
-                record.variance_plus_eps,
-                "ε does not belong in the variance: that is σ² + ε. The variance comes first; "
-                "ε is added to it only in the next step, under the square root.",
-            )
-        )
-        candidates.append(
-            (
-                "no-square",
-                float(np.mean(np.abs(record.differences))),
-                "It looks like you averaged the distances from the mean without squaring them.",
-            )
-        )
-    elif quantity == "std":
-        if n > 1:
-            for value in (math.sqrt(sum_of_squares / (n - 1) + eps), math.sqrt(sum_of_squares / (n - 1))):
-                candidates.append(("n-1", value, n_minus_1))
-        candidates.append(("no-eps", math.sqrt(variance), no_eps))
-        candidates.append(("eps-outside", math.sqrt(variance) + eps, eps_outside))
-        for value in (variance, record.variance_plus_eps):
-            candidates.append(
-                (
-                    "variance-for-std",
-                    value,
-                    "That is the variance; the standard deviation is its square root (after adding ε).",
-                )
-            )
-        candidates.append(("no-mean", math.sqrt(square_of_values + eps), no_mean))
-    else:
-        difference = float(record.differences[index])
-        if n > 1:
-            candidates.append(("n-1", difference / math.sqrt(sum_of_squares / (n - 1) + eps), n_minus_1))
-        if variance > 0:
-            candidates.append(("no-eps", difference / math.sqrt(variance), no_eps))
-            candidates.append(("eps-outside", difference / (math.sqrt(variance) + eps), eps_outside))
-        candidates.append(
-            (
-                "variance-for-std",
-                difference / record.variance_plus_eps,
-                "It looks like you divided by the variance σ² + ε; divide by its square root, the std.",
-            )
-        )
-        candidates.append(
-            (
-                "no-mean",
-                float(x[index]) / record.std,
-                "It looks like you divided the value itself; subtract the mean first: (x − μ) / √(σ² + ε).",
-            )
-        )
-        candidates.append(
-            ("not-divided", difference, "That is x − μ; now divide it by the standard deviation √(σ² + ε).")
-        )
     if quantity != "mean":
-        candidates.extend(_rounded_early(row, quantity, index, eps))
+        candidates.extend(_rounded_early(row, quantity, index, eps, gamma, beta))
     return candidates
 
 
-def _rounded_early(row, quantity: str, index: int | None, eps: float):
+def _rounded_early(row, quantity: str, index: int | None, eps: float, gamma=None, beta=None):
     """What rounding every intermediate to 1, 2 or 3 places gives (with and without rounding the last step)."""
     for places in EARLY_ROUNDING_PLACES:
         try:
-            hand = layer_norm_steps(row, eps=eps, decimals=places)
+            hand = layer_norm_steps(row, eps=eps, gamma=gamma, beta=beta, decimals=places)
         except ValueError:  # at so few places the std rounds to 0: nobody can have done that
             continue
+        i = index or 0
         last_step_unrounded = {
             "variance": float(np.sum(hand.squared_differences)) / hand.n,
             "std": math.sqrt(hand.variance + eps),
-            "normalised": float(hand.differences[index]) / hand.std if index is not None else 0.0,
+            "normalised": float(hand.differences[i]) / hand.std,
+            "output": float(hand.gamma[i] * hand.normalised[i] + hand.beta[i]),
         }[quantity]
         hint = (
-            f"It looks like you rounded the steps before this one to {places} decimal place{'s' if places != 1 else ''}. Keep more "
-            "digits until the end: with this row, rounding early changes the answer."
+            f"Looks like a known mistake: {catalogue.ROUNDING.name}. It looks like you rounded the steps before "
+            f"this one to {places} decimal place{'s' if places != 1 else ''}; with this row that changes the "
+            "answer. Keep every digit until the end: round only the number you show."
         )
-        yield ("rounded-early", _value(hand, quantity, index), hint)
-        yield ("rounded-early", last_step_unrounded, hint)
+        yield ("rounding", _value(hand, quantity, index), hint)
+        yield ("rounding", last_step_unrounded, hint)
 
 
 def _check_quantity(quantity) -> str:
@@ -396,10 +354,10 @@ def _check_quantity(quantity) -> str:
 
 
 def _check_index(quantity: str, index, n: int) -> int | None:
-    if quantity != "normalised":
+    if quantity not in ("normalised", "output"):
         return None
     if index is None:
-        raise ValueError(f"Say which normalised value to check: index=0 for the first feature, up to {n - 1}.")
+        raise ValueError(f"Say which {quantity} value to check: index=0 for the first feature, up to {n - 1}.")
     if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < n:
         raise ValueError(f"index must be a whole number from 0 to {n - 1} (the row has {n} values); got {index!r}.")
     return int(index)

@@ -45,6 +45,7 @@ STEP_NOTEBOOKS = {
     "answer-variance": "03",
     "answer-std": "04",
     "answer-normalised": "05",
+    "answer-output": "06",
 }
 NOT_AN_ATTEMPT = ("not-written",)  # running the cell before writing the function is not a mistake
 _lock = threading.Lock()  # one sender at a time per kernel, so the pending file is rewritten safely

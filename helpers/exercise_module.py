@@ -121,7 +121,7 @@ def _check_module(module) -> CheckResult:
                 if _close(result, np.ones_like(result), case):
                     scale = [m for m in mistakes("scale_shift") if m.key == "gamma-beta-swapped"][0]
                     return fail(
-                        f"Looks like a known mistake: {scale.name} (with γ = 1 and β = 0 every output is 1). {scale.advice}",
+                        f"Looks like a known mistake: {scale.name} (with γ = 1 and β = 0 every output is 1). {scale.advice(x)}",
                         scale.key,
                         case.label,
                         _text(case.expected[0, 0]),
@@ -131,7 +131,7 @@ def _check_module(module) -> CheckResult:
                 mistake = _match_mistake("layer_norm", [(case, result)])
                 if mistake is not None and mistake.key not in ("wrong-axis", "no-axis", "lost-keepdims"):
                     return fail(
-                        f"Looks like a known mistake: {mistake.name}. {mistake.advice}",
+                        f"Looks like a known mistake: {mistake.name}. {mistake.advice(x)}",
                         mistake.key,
                         case.label,
                         _text(case.expected[0, 0]),
@@ -296,7 +296,7 @@ def _gamma_beta_and_gradients(layer, n, rng):
     if not _close(got, case.expected, case):
         scale = [m for m in mistakes("scale_shift") if m.key == "gamma-beta-swapped"][0]
         key, words = (
-            (scale.key, f"Looks like a known mistake: {scale.name}. {scale.advice}")
+            (scale.key, f"Looks like a known mistake: {scale.name}. {scale.advice(x)}")
             if _close(got, b * x_hat + g, case)
             else ("gamma-beta", "With γ and β set, its output is not γ · x̂ + β.")
         )

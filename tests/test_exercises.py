@@ -100,7 +100,12 @@ WRONG = [
     ("scale_shift", "per-row", "one per column", lambda x_hat, gamma, beta: (gamma * x_hat.T).T + beta),
     ("scale_shift", "forgot-gamma", "forgot γ", lambda x_hat, gamma, beta: x_hat + beta),
     ("scale_shift", "forgot-beta", "forgot β", lambda x_hat, gamma, beta: gamma * x_hat),
-    ("variance", "sum-not-divided", "forgot to divide by n", lambda row: ((row - np.mean(row)) ** 2).sum()),
+    (
+        "variance",
+        "sum-not-divided",
+        "not dividing the sum of squares by n",
+        lambda row: ((row - np.mean(row)) ** 2).sum(),
+    ),
     (
         "layer_norm",
         "wrong-axis",

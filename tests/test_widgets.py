@@ -615,7 +615,7 @@ def test_answer_checker_bad_text_clears_the_last_verdict():
 def test_answer_checker_for_normalised_and_std():
     checker = widgets.answer_checker(X[4], "normalised", index=0)
     assert "feature 1" in repr(checker)
-    assert checker.check("-0.62").mistake == "rounded-early"
+    assert checker.check("-0.62").mistake == "rounding"
     checker = widgets.answer_checker(X[3], "std")
     assert checker.check(f"{np.sqrt(X[3].var() + EPS):.3f}").kind == "right"
     assert text_plain_as_displayed(checker) == repr(checker)

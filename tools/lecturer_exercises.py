@@ -147,44 +147,57 @@ def _answer_lines(widget) -> list[str]:
             lines.append(f"- After a wrong answer the learner reads: {widget.hint}")
         return lines
 
-    question = {"row": widget.row, "quantity": widget.quantity, "index": widget.index, "eps": widget.eps}
+    question = {
+        "row": widget.row,
+        "quantity": widget.quantity,
+        "index": widget.index,
+        "eps": widget.eps,
+        "gamma": getattr(widget, "gamma", None),
+        "beta": getattr(widget, "beta", None),
+    }
     asked = getattr(widget, "places", None)
     expected = answer_check.expected_value(**question)
-    by_hand = answer_check.expected_value(**question, decimals=HAND_PLACES)
     typed = max(places_for_three_digits(expected), asked or 0)
-    text = answer_check.question_text(**question)
+    hand_places = max(HAND_PLACES, asked or 0)  # a by-hand answer with fewer places than asked is refused
+    by_hand = answer_check.expected_value(**question, decimals=hand_places)
+
+    def says(shown: str) -> str:
+        """What the box itself answers to ``shown``: the same rules, so this file cannot promise otherwise."""
+        verdict = answer_check.diagnose(**{**question, "answer": shown}, places=asked)
+        return f"{MARKS[verdict.kind]} {verdict.hint}"
+
+    exact_text, hand_text = format_number(expected, typed), format_number(by_hand, hand_places)
     lines = [
-        f"**Check your answer.** {text}",
+        f"**Check your answer.** {answer_check.question_text(**question)}",
         "",
-        f"- **Answer: {format_number(expected, PLACES)}** (exact, to {PLACES} places); typed to {typed} places: "
-        f"{format_number(expected, typed)}; worked by hand, rounding every step to {HAND_PLACES} places: "
-        f"{format_number(by_hand, HAND_PLACES)}.",
+        f"- **Answer: {format_number(expected, PLACES)}** (exact, to {PLACES} places). "
+        f"Typed to {typed} places, {exact_text}: {says(exact_text)}",
+        f"- Worked by hand, rounding every step to {hand_places} places, {hand_text}: {says(hand_text)}",
         (f"- The question asks for at least {asked} decimal places. " if asked is not None else "- ")
         + "Counted right: any answer that rounds correctly at the places it gives"
         + (" (and one with more places that is right at the places asked)" if asked is not None else "")
         + "; what rounding every step by hand gives counts as right up to rounding.",
     ]
-    wrong, seen = [], set()
+    wrong, seen = [], {exact_text, hand_text}
     # Every mistake the checker knows, typed to the same places, and what the checker then says.
     for _, candidate, _ in answer_check.known_mistakes(**question):
         shown = format_number(candidate, typed)
         if shown in seen:
             continue
         seen.add(shown)
-        verdict = answer_check.diagnose(
-            widget.row, widget.quantity, shown, index=widget.index, eps=widget.eps, places=asked
-        )
-        if not verdict.is_right:
-            wrong.append(f"  | {shown} | {verdict.hint} |")
+        wrong.append(f"  | {shown} | {says(shown)} |")
     if wrong:
         lines += [
-            f"- Wrong answers (typed to {typed} places) the checker recognises, and what it tells the learner:",
+            f"- Answers from the mistakes the checker knows (typed to {typed} places), and what it tells the learner:",
             "",
             "  | answer | the checker says |",
             "  |---|---|",
             *wrong,
         ]
     return lines
+
+
+MARKS = {"right": "✓ Right:", "right up to rounding": "≈ Right up to rounding:", "wrong": "✗ Not yet:"}
 
 
 def places_for_three_digits(value: float) -> int:

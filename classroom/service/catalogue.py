@@ -1,9 +1,10 @@
 """What may be recorded: the notebooks, the exercise steps and the checker's mistake keys.
 
-(And the check-your-answer boxes: ANSWER_STEPS, ANSWER_MISTAKES below.)
+(And the check-your-answer boxes: ANSWER_STEPS, ANSWER_OUTCOMES below.)
 
-The steps and the named mistakes come from helpers/exercise_cases.py itself, so a mistake added
-to the checker is accepted here without a second list to keep in step. The other keys are the
+The steps and the named mistakes come from the one catalogue, helpers/mistakes.py (through
+helpers/exercise_cases.py for the code checker), so a mistake added there is accepted here
+without a second list to keep in step. The other keys are the
 outcomes helpers/exercises.py and helpers/exercise_module.py name in place (a stub, a time-out,
 the wrong type, ...); tests/classroom/test_class_service_units.py checks this list against
 those two files.
@@ -16,6 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository: `import helpers`
 
+from helpers import mistakes as catalogue  # noqa: E402
 from helpers.answer_check import QUANTITIES  # noqa: E402
 from helpers.exercise_cases import STEPS, mistakes  # noqa: E402
 
@@ -46,32 +48,29 @@ OUTCOMES = {
 }
 
 
-# The check-your-answer boxes (helpers/answer_check.py): their steps and the mistakes they name.
+# The check-your-answer boxes (helpers/answer_check.py): their steps, and the verdicts they give that
+# are not mistakes of the catalogue (those come from helpers/mistakes.py, with the code checker's).
 ANSWER_STEPS = tuple(f"answer-{quantity}" for quantity in QUANTITIES)
-ANSWER_MISTAKES = {
-    "n-1": "dividing by n − 1",
-    "sum": "the sum, not divided by n",
-    "std-for-variance": "the std given for the variance",
-    "no-mean": "the mean not subtracted",
-    "plus-eps": "ε added to the variance",
-    "no-square": "differences not squared",
-    "no-eps": "ε forgotten",
-    "eps-outside": "ε outside the square root",
-    "variance-for-std": "the variance given for the std",
-    "not-divided": "not divided by the std",
-    "rounded-early": "rounded too early",
+ANSWER_OUTCOMES = {
+    "too-few-places": "fewer places than asked",
+    "cut-off": "digits cut off, not rounded",
 }
 
 
 def _named() -> dict[str, str]:
+    """Every key of the one mistake catalogue (two at once included) with its name."""
     names = {}
     for step in STEPS:
         if step == "module":
             continue
         for mistake in mistakes(step):
             names.setdefault(mistake.key, mistake.name)
+    for quantity in QUANTITIES:
+        for mistake in catalogue.for_quantity(quantity):
+            names.setdefault(mistake.key, mistake.name)
+    names.setdefault(catalogue.ROUNDING.key, catalogue.ROUNDING.name)
     return names
 
 
-MISTAKES = {**ANSWER_MISTAKES, **OUTCOMES, **_named()}  # the checker's own words win where keys are shared
+MISTAKES = {**OUTCOMES, **ANSWER_OUTCOMES, **_named()}  # the catalogue's own words win where keys are shared
 ALL_STEPS = (*STEPS, *ANSWER_STEPS)

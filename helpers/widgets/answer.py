@@ -28,12 +28,13 @@ class AnswerChecker(NumbersBox):
         answer_check.WRONG: "✗ Not yet",
     }
 
-    def __init__(self, row, quantity, index=None, eps=DEFAULT_EPS, places=None):
+    def __init__(self, row, quantity, index=None, eps=DEFAULT_EPS, places=None, gamma=None, beta=None):
         super().__init__()
         self.places = places
         self.row = parse_row(_as_text(row))
         self.eps = _check_eps_value(eps)
-        self.question = answer_check.question_text(self.row, quantity, index, self.eps)
+        self.gamma, self.beta = gamma, beta
+        self.question = answer_check.question_text(self.row, quantity, index, self.eps, gamma=gamma, beta=beta)
         if places is not None:
             self.question += f" Give at least {places} decimal place{'s' if places != 1 else ''}."
         self.quantity, self.index = quantity, index
@@ -72,7 +73,14 @@ class AnswerChecker(NumbersBox):
         text = self.answer_box.value
         try:
             verdict = answer_check.diagnose(
-                self.row, self.quantity, text, index=self.index, eps=self.eps, places=self.places
+                self.row,
+                self.quantity,
+                text,
+                index=self.index,
+                eps=self.eps,
+                places=self.places,
+                gamma=self.gamma,
+                beta=self.beta,
             )
         except ValueError as problem:
             message = str(problem)
@@ -103,10 +111,10 @@ class AnswerChecker(NumbersBox):
         return "\n".join(lines + [f"⚠ {text}" for text in self._problems.values()])  # no last result kept
 
 
-def answer_checker(row, quantity, index=None, eps=DEFAULT_EPS, places=None) -> AnswerChecker:
-    """A check-your-answer box for ``quantity`` ("mean", "variance", "std" or "normalised", with ``index``
-    counted from 0 picking the value) of ``row``; the verdict comes from :func:`helpers.answer_check.diagnose`.
-    ``places`` is how many decimal places the question asks for (see ``answer_check.diagnose``).
-    Introduced in notebook 02.
+def answer_checker(row, quantity, index=None, eps=DEFAULT_EPS, places=None, gamma=None, beta=None) -> AnswerChecker:
+    """A check-your-answer box for ``quantity`` ("mean", "variance", "std", "normalised" or "output",
+    the last two with ``index`` counted from 0 picking the value, "output" with ``gamma`` and ``beta``)
+    of ``row``; the verdict comes from :func:`helpers.answer_check.diagnose`. ``places`` is how many
+    decimal places the question asks for (see ``answer_check.diagnose``). Introduced in notebook 02.
     """
-    return AnswerChecker(row, quantity, index=index, eps=eps, places=places)
+    return AnswerChecker(row, quantity, index=index, eps=eps, places=places, gamma=gamma, beta=beta)

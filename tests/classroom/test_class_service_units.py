@@ -17,13 +17,14 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from classroom.service import results  # noqa: E402
-from classroom.service.catalogue import ANSWER_MISTAKES, ANSWER_STEPS, MISTAKES, NOTEBOOKS, STEPS  # noqa: E402
+from classroom.service.catalogue import ANSWER_STEPS, MISTAKES, NOTEBOOKS, STEPS  # noqa: E402
 from helpers import class_record  # noqa: E402
 from helpers.answer_check import QUANTITIES  # noqa: E402
 
@@ -45,9 +46,27 @@ def test_every_key_the_checker_names_is_in_the_catalogue():
 
 
 def test_every_mistake_an_answer_box_names_is_in_the_catalogue():
-    text = (ROOT / "helpers" / "answer_check.py").read_text(encoding="utf-8")
-    found = set(re.findall(r'\(\s*"([a-z0-9]+(?:-[a-z0-9]+)*)",\s', text)) - set(QUANTITIES) - {"normalized"}
-    assert found == set(ANSWER_MISTAKES), found ^ set(ANSWER_MISTAKES)
+    from helpers import answer_check
+
+    rng = np.random.default_rng(7)
+    named = set()
+    for row in [np.round(rng.uniform(-1, 1, 3), 3) for _ in range(2)] + [np.array([1.0, 2.0, 6.0])]:
+        for quantity in QUANTITIES:
+            question = {
+                "index": 1 if quantity in ("normalised", "output") else None,
+                "gamma": [2, 1, 3],
+                "beta": [0, 0.5, -1],
+            }
+            for _, value, _ in answer_check.known_mistakes(row, quantity, **question):
+                for places in (1, 3, 6):
+                    text = f"{value:.{places}f}"
+                    for asked in (None, 3):
+                        verdict = answer_check.diagnose(row, quantity, text, places=asked, **question)
+                        if not verdict.is_right:
+                            named.add(verdict.mistake)
+    named.discard(None)  # "Not quite": no key
+    assert named <= set(MISTAKES), sorted(named - set(MISTAKES))
+    assert {"n-1", "no-eps", "too-few-places", "rounding"} <= named  # the search reached the verdicts that matter
     assert {f"answer-{quantity}" for quantity in QUANTITIES} == set(ANSWER_STEPS)
 
 
