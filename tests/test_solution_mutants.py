@@ -30,6 +30,10 @@ from helpers.exercises import check  # noqa: E402
 
 pytest.importorskip("hypothesis")
 
+# Issue 19's tolerance, exactly. The lecturer's float32 variance and std do not meet it (see
+# test_every_reference_solution_stays_within_the_tolerance_on_the_whole_domain); "with-mean-error"
+# adds the float32 mean's error to it (tools/solution_mutants.py, tolerance()).
+sm.TOLERANCE = "spec"
 MUTANTS = sm.mutants()
 
 

@@ -750,6 +750,8 @@ def disagreement_text(verdict: Verdict) -> str:
     source = "\n".join("        " + line for line in m.source.splitlines())
     if verdict.passed:
         head = f"WRONGLY ACCEPTED {m.id} ({m.description}): {j.summary()}"
+        if compare(m.step, reference(m.step), j.args).differs:
+            head += " [the lecturer's solution also differs on this input: a domain/tolerance finding]"
     else:
         head = f"WRONGLY REJECTED {m.id} ({m.description}): never differs, but check says: {verdict.diagnosis}"
     return f"{head}\n{source}"
