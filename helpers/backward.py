@@ -186,3 +186,22 @@ def sgd_into_layer_norm(inputs, targets, weight, learning_rate: float, steps: in
         gradient_norms.append(float(np.linalg.norm(grad_w)))
         w = w - learning_rate * grad_w
     return SgdRun(np.array(norms), np.array(inner), np.array(gradient_norms), np.array(losses), float(learning_rate))
+
+
+def jacobian_question(row, name: str = "this row", eps: float = DEFAULT_EPS) -> dict:
+    """Notebook 11's check-yourself question on one row's dy₁/dx₁ (γ = 1), as the keyword arguments of
+    ``widgets.number_question``: its answer and the paths a hand derivation drops stay out of the cell."""
+    x_hat, _, _, sigma = layer_norm_forward(as_float_array(row, "row")[None, :], eps)
+    x1, sigma, n = float(x_hat[0, 0]), float(sigma[0, 0]), x_hat.shape[-1]
+    return {
+        "question": f"For {name}, what is dy₁/dx₁, the top-left entry of its Jacobian (γ = 1)? Give 3 or 4 places.",
+        "answer": float(layer_norm_jacobian(row, eps=eps)[0, 0]),
+        "tolerance": 6e-4,
+        "hint": f"{name[0].upper() + name[1:]}'s x̂₁ is {x1:.4f} and its σ_ε is {sigma:.5f}: put them into the formula above.",
+        "mistakes": {  # the paths a hand derivation drops, so a wrong answer is told which one
+            1 / sigma: f"That is 1/σ_ε, the direct path only: x₁ also moves the mean (−1/{n}) and σ_ε (−x̂₁·x̂₁/{n}).",
+            (1 - 1 / n) / sigma: f"You left out −x̂₁·x̂₁/{n}: moving x₁ also changes σ_ε.",
+            (1 - x1 * x1 / n) / sigma: f"You left out −1/{n}: moving x₁ also moves the mean.",
+            (1 - 1 / n - x1 * x1 / n) * sigma: "You multiplied by σ_ε: divide by it.",
+        },
+    }

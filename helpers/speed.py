@@ -190,3 +190,23 @@ def residual_layer_norm_bytes(fused: bool) -> int:
     (5 × 4 bytes). Fused, one kernel: read a and b, write h (the next residual needs it) and y (4 × 4).
     """
     return (4 if fused else 5) * BYTES_PER_VALUE
+
+
+def bytes_question(rows: int = 1024, features: int = 1024) -> dict:
+    """Notebook 12's check-yourself question on the bytes a float32 backward pass moves, as the keyword
+    arguments of ``widgets.number_question``: its answer and the usual miscounts stay out of the cell."""
+    one_array = rows * features * 4 / 1e6  # MB in one rows × features float32 array
+    return {
+        "question": f"Backward pass, {rows} × {features} float32: how many MB (millions of bytes) must at least move?",
+        "answer": bytes_moved(rows, features, "backward") / 1e6,
+        "tolerance": 0.01,
+        "hint": "Count the arrays the backward pass must read and write, at 4 bytes per float32 number.",
+        "mistakes": {  # the usual miscounts, so a wrong answer is told which one
+            one_array: "That is one array: the backward pass reads x and dy and writes dx.",
+            2 * one_array: "That is two arrays: it reads x and dy and writes dx, three in all.",
+            4
+            * one_array: "That is four arrays: x̂ need not be read; a kernel recomputes it from x and the saved mean and 1/σ.",
+            3 * rows * features * 4 / 2**20: "That is in MiB (2²⁰ bytes); the question asks for MB, 10⁶ bytes.",
+            6 * one_array: "That counts 8 bytes per number (float64); float32 has 4.",
+        },
+    }
