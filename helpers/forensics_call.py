@@ -2,7 +2,8 @@
 
 Used by :func:`helpers.forensics.fingerprint`. ``fn`` may be a numpy function, a torch function or
 a ``torch.nn.Module``; torch is touched only when ``fn`` needs it (a module, or a function that
-refuses numpy arrays), so ``import helpers`` never imports torch. Every way a call can go wrong
+refuses numpy arrays: then a tensor of the same type, then a float32 tensor, for code that only runs
+in float32), so ``import helpers`` never imports torch. Every way a call can go wrong
 (an exception, a wrong shape, a wrong type, running too long) becomes :class:`CallProblem` with
 one plain sentence. Introduced in notebook 13.
 """
@@ -64,6 +65,16 @@ def parameter(fn, names) -> np.ndarray | None:
     return None
 
 
+def module_dtype(fn) -> str | None:
+    """The type of a torch module's first floating-point parameter ("float32", "float16", ...), else None."""
+    if not _is_torch_module(fn):
+        return None
+    for value in fn.parameters():
+        if value.is_floating_point():
+            return str(value.dtype).replace("torch.", "")
+    return None
+
+
 def feature_count(fn) -> int | None:
     """How many features ``fn`` is built for, when it says (normalized_shape, or a γ per feature)."""
     shape = getattr(fn, "normalized_shape", None)
@@ -77,8 +88,17 @@ def feature_count(fn) -> int | None:
     return None
 
 
+TORCH_ONLY = ("bfloat16",)  # probe types numpy has no array for: sent as a torch tensor of that type
+
+
 class Caller:
-    """Calls ``fn`` on float32 or float64 matrices and returns float64 arrays, within a shared time budget."""
+    """Calls ``fn`` on float64, float32 or float16 matrices (or bfloat16 tensors) and returns float64 arrays.
+
+    ``time_limit`` (seconds, shared by every call) is enforced in-process: it stops Python code only.
+    :func:`helpers.forensics.fingerprint` runs the whole Caller in a child process instead, where it can.
+    ``progress(text)``, if given, is told about each call before it starts. ``output_types`` maps each
+    input type to the type ``fn`` returned for it.
+    """
 
     def __init__(self, fn, time_limit: float | None):
         if not callable(fn):
@@ -92,11 +112,18 @@ class Caller:
         self.time_limit = time_limit
         self._modules = {}
         self.output_dtypes = set()
+        self.output_types = {}
+        self.tensor_float32 = False  # it refused numpy and float64 tensors, and took float32 tensors
+        self.progress = None
 
-    def __call__(self, x: np.ndarray) -> np.ndarray:
-        described = f"a {x.shape[0]} × {x.shape[1]} {x.dtype.name} matrix"
+    def __call__(self, x: np.ndarray, dtype: str | None = None) -> np.ndarray:
+        """``fn(x)`` as float64; ``dtype`` (e.g. "bfloat16"): send ``x`` as a torch tensor of that type."""
+        kind = dtype or x.dtype.name
+        described = f"a {x.shape[0]} × {x.shape[1]} {kind} matrix"
+        if self.progress is not None:
+            self.progress(described)
         try:
-            out = self._limited(lambda: self._call(x))
+            out = self._limited(lambda: self._call(x, dtype))
         except _TimeUp:
             raise CallProblem(
                 f"It did not finish within {self.time_limit:g} s on {described}; it may loop forever."
@@ -107,13 +134,17 @@ class Caller:
             raise CallProblem(
                 f"Calling it on {described} raised {type(problem).__name__}: {_first_line(problem)}"
             ) from None
-        return self._as_array(out, x, described)
+        array = self._as_array(out, x, described)
+        self.output_types[kind] = self._last_type
+        return array
 
-    def _call(self, x):
+    def _call(self, x, dtype=None):
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
-            if self.torch:
-                return self._torch_call(x)
+            if self.torch or dtype in TORCH_ONLY:
+                if "torch" not in sys.modules and not self.torch:
+                    raise CallProblem(f"numpy has no {dtype} type, and it is not torch code.")
+                return self._torch_call(x, dtype)
             try:
                 return self.fn(x.copy())
             except Exception as numpy_problem:
@@ -122,33 +153,46 @@ class Caller:
                 try:
                     result = self._torch_call(x)  # it refused a numpy array: try a tensor
                 except Exception:  # noqa: BLE001 (not torch code either: report what numpy said)
-                    raise numpy_problem from None
+                    if x.dtype != np.float64:
+                        raise numpy_problem from None
+                    try:
+                        self.tensor_float32 = True  # code that runs in float32 only (a float32 module inside)
+                        result = self._torch_call(x)
+                    except Exception:  # noqa: BLE001
+                        self.tensor_float32 = False
+                        raise numpy_problem from None
             self.torch = True
             return result
 
-    def _torch_call(self, x):
+    def _torch_call(self, x, dtype=None):
         import torch  # only here: fn is torch code
 
+        tensor = torch.from_numpy(x.copy())
+        if dtype is not None:
+            tensor = tensor.to(getattr(torch, dtype))
+        elif self.tensor_float32 and tensor.dtype == torch.float64:
+            tensor = tensor.float()
         fn = self.fn
-        if isinstance(fn, torch.nn.Module):  # a copy in the input's precision (modules start in float32)
-            if x.dtype not in self._modules:
+        if isinstance(fn, torch.nn.Module):  # a copy in the input's precision (the learner's module is not changed)
+            if tensor.dtype not in self._modules:
                 try:
-                    self._modules[x.dtype] = copy.deepcopy(fn).to(
-                        torch.float64 if x.dtype == np.float64 else torch.float32
-                    )
+                    self._modules[tensor.dtype] = copy.deepcopy(fn).to(tensor.dtype)
                 except Exception:  # noqa: BLE001 (a module that cannot be copied is called as it is)
-                    self._modules[x.dtype] = fn
-            fn = self._modules[x.dtype]
+                    self._modules[tensor.dtype] = fn
+            fn = self._modules[tensor.dtype]
         with torch.no_grad():
-            return fn(torch.from_numpy(x.copy()))
+            return fn(tensor)
 
     def _as_array(self, out, x, described) -> np.ndarray:
+        self._last_type = None
         if hasattr(out, "detach"):
             out = out.detach().cpu()
-            self.output_dtypes.add(str(out.dtype).replace("torch.", ""))
+            self._last_type = str(out.dtype).replace("torch.", "")
             out = out.double().numpy()
         elif isinstance(out, np.ndarray):
-            self.output_dtypes.add(out.dtype.name)
+            self._last_type = out.dtype.name
+        if self._last_type:
+            self.output_dtypes.add(self._last_type)
         try:
             array = np.array(out, dtype=np.float64)
         except (TypeError, ValueError):

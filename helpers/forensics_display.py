@@ -87,6 +87,48 @@ _PLACEMENT_WORDS = {
 _VARIANCE_WORDS = {"biased": "biased: ÷ n", "unbiased": "unbiased: ÷ (n − 1)", "unclear": "unclear"}
 
 
+_POWERS = {1e8: "10⁸", 1e4: "10⁴", 64.0: "64", 16.0: "16"}
+_NOT_LAYER_NORM_EVIDENCE = {
+    "shape": lambda m: (
+        "the best stretch-and-shift of each centred input row misses its output row by up to "
+        f"{_small(m.shape_misfit)} of the row's size"
+    ),
+    "shift": lambda m: f"its output rows average to up to {_small(m.row_shift)} of their size, not 0",
+    "scale": lambda m: f"a row 1000 times wider moved its output by {_small(m.scale_change)} of its size",
+    "prediction": lambda m: (
+        f"the divisor and ε found miss its output on an ordinary matrix by {_small(m.prediction_misfit)}"
+    ),
+}
+
+
+def _wide(m) -> str:
+    from helpers.forensics import WIDE
+
+    spread = WIDE.get(m.computes_in, 1e5)
+    return "10⁵" if spread == 1e5 else f"{spread:g}"
+
+
+def _precision_row(m):
+    if m.computes_in == "float64":
+        return ("computes in", "float64", "float64 in, float64 out")
+    return (
+        "computes in",
+        m.computes_in,
+        f"given float64, {m.why_that_type}: every check below is judged to {m.computes_in}'s precision",
+    )
+
+
+def _offsets(m) -> str:
+    parts = []
+    for given, (work, offset, change) in m.offset_change.items():
+        where = f"{given} in" + (f", {work} inside" if work != given else "")
+        if offset is None:
+            parts.append(f"{where}: could not run")
+        else:
+            parts.append(f"{where}, offset {_POWERS.get(offset, f'{offset:g}')}: {_small(change)}")
+    return "; ".join(parts)
+
+
 def _fingerprint_rows(f) -> list[tuple[str, str, str]]:
     m = f.measured
     rows = [
@@ -105,6 +147,10 @@ def _fingerprint_rows(f) -> list[tuple[str, str, str]]:
     ]
     if f.axis == "neither":
         return rows
+    rows.append(_precision_row(m))
+    if f.is_layer_norm is False:
+        rows.append(("a LayerNorm?", "no", _NOT_LAYER_NORM_EVIDENCE[f.not_layer_norm_because](m)))
+        return rows
     rows.append(
         (
             "subtracts the mean",
@@ -117,53 +163,79 @@ def _fingerprint_rows(f) -> list[tuple[str, str, str]]:
             "variance",
             _VARIANCE_WORDS[f.variance],
             (
-                f"a row spread 10⁵ times wider gives divisor k = {format_number(m.divisor, 4)} "
-                f"for n = {m.features} features"
+                f"a row spread {_wide(m)} times wider gives "
+                f"divisor k = {format_number(m.divisor, 4)} for n = {m.features} features"
             ),
         )
     )
+    if f.factor != 1.0:
+        rows.append(
+            (
+                "constant factor",
+                f"× {f.factor:.4g}",
+                f"k is neither n nor n − 1: its output is {f.factor:.4g} times a LayerNorm's (÷ n assumed)",
+            )
+        )
     if f.eps_placement in ("inside sqrt", "added to std"):
         evidence = (
             f"on {m.eps_rows} rows of tiny variance v, 1/s² − v varies by {_small(m.spread_inside)} "
             f"and 1/s − √v by {_small(m.spread_added)} (s: the row's scale)"
         )
     elif f.eps_placement == "none":
-        evidence = "rows of variance down to 1e-32 come out scaled by exactly 1/√v"
+        evidence = f"rows of variance down to {m.smallest_variance:.0e} come out scaled by exactly 1/√v" + (
+            f" (to {m.computes_in}'s precision)" if m.computes_in != "float64" else ""
+        )
     else:
         evidence = "its tiny-variance rows fit neither placement"
     rows.append(("ε placement", _PLACEMENT_WORDS[f.eps_placement], evidence))
-    rows.append(("ε", "—" if f.eps is None else f"{f.eps:.3g}", _known(f.eps)))
+    if f.machine_eps:
+        rows.append(
+            (
+                "ε",
+                "machine ε",
+                f"{f.eps:.3g}: the machine ε of the input type (torch.finfo(x.dtype).eps, {m.computes_in} here)",
+            )
+        )
+    else:
+        rows.append(("ε", "—" if f.eps is None else f"{f.eps:.3g}", _known(f.eps, m.eps_tolerance)))
     if f.centres:
-        offsets = "; ".join(
-            f"offset {'10⁴' if dtype == 'float32' else '10⁸'} in {dtype}: "
-            f"{_small(change) if not isinstance(change, str) else 'could not run'}"
-            for dtype, change in m.offset_change.items()
+        rows.append(("one-pass variance", _yes(f.one_pass), f"how far a large offset moved the output: {_offsets(m)}"))
+    if f.centres is False:
+        rows.append(
+            (
+                "a row of zeros",
+                m.zero_row if len(m.zero_row) < 40 else "an error",
+                "0 ÷ √(0 + ε) is 0 with an ε; 0 ÷ 0 without one",
+            )
         )
-        rows.append(("one-pass variance", _yes(f.one_pass), f"how far a large offset moved the output: {offsets}"))
-    rows.append(
-        (
-            "a row of equal values",
-            m.constant_row if len(m.constant_row) < 40 else "an error",
-            "0 ÷ √(0 + ε) is 0 with an ε; 0 ÷ 0 without one",
+    else:
+        rows.append(
+            (
+                "a row of equal values",
+                m.constant_row if len(m.constant_row) < 40 else "an error",
+                "0 ÷ √(0 + ε) is 0 with an ε; 0 ÷ 0 without one",
+            )
         )
-    )
     rows.append(("γ", f.gamma, "read from its parameters" if f.gamma != "none" else "no γ found on it"))
+    tolerance = (
+        "" if m.match_tolerance <= 1e-9 else f" ({m.computes_in}: up to {m.match_tolerance:.1g} counts as equal)"
+    )
     rows.append(
         (
             "matches F.layer_norm (ε = 1e-5)",
             _yes(f.matches_torch),
-            f"largest difference, relative to each row: {_small(m.torch_difference)}",
+            f"largest difference, relative to each row: {_small(m.torch_difference)}{tolerance}",
         )
     )
     return rows
 
 
-def _known(eps) -> str:
+def _known(eps, tolerance: float = 1e-3) -> str:
     from helpers.forensics_table import KNOWN_EPS
 
     if eps is None:
         return "not measurable"
-    names = [who for who, value in KNOWN_EPS if math.isclose(eps, value, rel_tol=1e-3, abs_tol=0.0)]
+    names = [who for who, value in KNOWN_EPS if math.isclose(eps, value, rel_tol=tolerance, abs_tol=0.0)]
     return f"the default of {names[0]}" if names else "no well-known default"
 
 
@@ -174,6 +246,8 @@ def _fingerprint_title(f) -> str:
 def _fingerprint_notes(f) -> list[str]:
     if f.problem:
         return []
+    if f.is_layer_norm is False:
+        return [f"✗ {d}" for d in f.differences]
     if not f.differences:
         return ["Differences from PyTorch's LayerNorm: none."]
     return ["Differences from PyTorch's LayerNorm:"] + [f"✗ {d}" for d in f.differences]

@@ -232,9 +232,11 @@ def test_mixing_rows_and_columns_is_reported():
     assert "other tokens" in found.differences[0]
 
 
-def test_not_a_normaliser_gives_unclear_not_a_guess():
+def test_not_a_normaliser_is_not_a_layer_norm_not_a_guess():
     found = fingerprint(lambda x: 2 * x)
-    assert found.variance == "unclear" and found.eps_placement == "unclear" and found.eps is None
+    assert found.is_layer_norm is False and found.not_layer_norm_because == "scale"
+    assert found.variance is None and found.eps_placement is None and found.eps is None and not found.matches_torch
+    assert "its output grows with its input" in str(found) and departures(found) == "not a LayerNorm"
 
 
 def test_importing_the_forensics_does_not_import_torch():
