@@ -173,8 +173,23 @@ def load_residual() -> np.ndarray:
 
 
 def load_published_output() -> np.ndarray:
-    """The lesson's published "complete output" table, exactly as printed. It is wrong on four rows.
+    """The lesson's published "complete output" table, exactly as printed. It is wrong on all five rows
+    (row 3 closest).
 
     Introduced in notebook 07, where it is checked against the true LayerNorm output.
     """
     return load_matrix(PUBLISHED_OUTPUT_CSV)
+
+
+def smallest_spread_question(x) -> dict:
+    """Notebook 01's check-yourself question (which token has the smallest spread?) for the matrix
+    ``x``, as the keyword arguments of ``widgets.multiple_choice``: its answer, computed from ``x``,
+    stays out of the learner's cell."""
+    x = np.asarray(x, dtype=np.float64)
+    return {
+        "question": "Which token has the smallest spread?",
+        "options": [f"row {i + 1}" for i in range(x.shape[0])],
+        "answer": f"row {int(x.var(axis=1).argmin()) + 1}",  # the row with the smallest variance
+        "explanation": "Its three values are almost equal." if x.shape[1] == 3 else "Its values are almost equal.",
+        "hint": "For each row, compare its largest and smallest value.",
+    }

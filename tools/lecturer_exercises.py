@@ -176,7 +176,8 @@ def _answer_lines(widget) -> list[str]:
         (f"- The question asks for at least {asked} decimal places. " if asked is not None else "- ")
         + "Counted right: any answer that rounds correctly at the places it gives"
         + (" (and one with more places that is right at the places asked)" if asked is not None else "")
-        + "; what rounding every step by hand gives counts as right up to rounding.",
+        + "; one off by a unit in the last place that rounding along the way explains counts as right up "
+        "to rounding; further off, the box names the mistake (rounding early included).",
     ]
     wrong, seen = [], {exact_text, hand_text}
     # Every mistake the checker knows, typed to the same places, and what the checker then says.
