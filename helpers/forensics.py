@@ -79,6 +79,14 @@ def roundoff(dtype: str) -> float:
     return PRECISIONS.get(dtype, PRECISIONS["float64"])[0]
 
 
+def tolerance_of(dtype: str) -> float:
+    """Differences below this are rounding in ``dtype``: 1e-9 for float64, else a power of 10 near 100 × its ε
+    (float32 1e-5, float16 0.01, bfloat16 0.1). Also how "matches PyTorch" is judged and what displays hide."""
+    if dtype not in PRECISIONS or dtype == "float64":
+        return MATCH_TOLERANCE
+    return 10.0 ** math.floor(math.log10(100 * roundoff(dtype)))
+
+
 def lowest(*dtypes) -> str:
     """The least precise of the floating-point types given (others, e.g. int64 or None, are ignored)."""
     known = [t for t in dtypes if t in PRECISIONS]
@@ -379,7 +387,7 @@ def _fingerprint(call: Caller, fn, name: str, n: int) -> Fingerprint:
     types = ["float64", "float32"] + [t for t in (module_dtype(fn), work) if t in ("float16", "bfloat16")]
     one_pass, offset_change = _one_pass(along, call, n, rounds_to, dict.fromkeys(types)) if centres else (False, {})
     difference = _torch_difference(base, out, probes, raw)
-    tolerance = max(MATCH_TOLERANCE, 30 * noise)
+    tolerance = tolerance_of(work)
     matches = difference <= tolerance and not one_pass and factor == 1.0  # one pass fails F.layer_norm far from 0
     equal_row, zero_row = _constant_rows(along, n)
     measured = Measurements(

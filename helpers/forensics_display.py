@@ -25,14 +25,22 @@ _FLAG = "background:#fdf0d5"  # pale orange, always with a ✗ or a word, never 
 _REDUCED = "background:#dbe9f6;font-weight:600"
 
 
-def _small(value) -> str:
+def _small(value, noise: float = NOISE) -> str:
     if value is None:
         return "—"
     if isinstance(value, str):
         return value
     if math.isinf(value) or math.isnan(value):
         return "∞" if not math.isnan(value) else "NaN"
-    return f"< {NOISE:g}" if abs(value) < NOISE else f"{value:.2g}"
+    return f"< {noise:g}" if abs(value) < noise else f"{value:.2g}"
+
+
+def _noise(m) -> float:
+    """Rounding noise of the type it computes in: float64's 1e-9, float32's 1e-4, ... (a power of 10), so that
+    stored outputs do not show digits that differ between machines."""
+    from helpers.forensics import tolerance_of
+
+    return max(NOISE, tolerance_of(m.computes_in))
 
 
 def _yes(flag) -> str:
@@ -119,18 +127,19 @@ def _precision_row(m):
 
 
 def _offsets(m) -> str:
-    parts = []
+    noise, parts = _noise(m), []
     for given, (work, offset, change) in m.offset_change.items():
         where = f"{given} in" + (f", {work} inside" if work != given else "")
         if offset is None:
             parts.append(f"{where}: could not run")
         else:
-            parts.append(f"{where}, offset {_POWERS.get(offset, f'{offset:g}')}: {_small(change)}")
+            parts.append(f"{where}, offset {_POWERS.get(offset, f'{offset:g}')}: {_small(change, noise)}")
     return "; ".join(parts)
 
 
 def _fingerprint_rows(f) -> list[tuple[str, str, str]]:
     m = f.measured
+    noise = _noise(m)
     rows = [
         (
             "axis",
@@ -155,7 +164,7 @@ def _fingerprint_rows(f) -> list[tuple[str, str, str]]:
         (
             "subtracts the mean",
             _yes(f.centres),
-            f"adding 3 to every value of a row moved its output by {_small(m.centring_change)}",
+            f"adding 3 to every value of a row moved its output by {_small(m.centring_change, noise)}",
         )
     )
     rows.append(
@@ -178,8 +187,8 @@ def _fingerprint_rows(f) -> list[tuple[str, str, str]]:
         )
     if f.eps_placement in ("inside sqrt", "added to std"):
         evidence = (
-            f"on {m.eps_rows} rows of tiny variance v, 1/s² − v varies by {_small(m.spread_inside)} "
-            f"and 1/s − √v by {_small(m.spread_added)} (s: the row's scale)"
+            f"on {m.eps_rows} rows of tiny variance v, 1/s² − v varies by {_small(m.spread_inside, noise)} "
+            f"and 1/s − √v by {_small(m.spread_added, noise)} (s: the row's scale)"
         )
     elif f.eps_placement == "none":
         evidence = f"rows of variance down to {m.smallest_variance:.0e} come out scaled by exactly 1/√v" + (
@@ -217,14 +226,12 @@ def _fingerprint_rows(f) -> list[tuple[str, str, str]]:
             )
         )
     rows.append(("γ", f.gamma, "read from its parameters" if f.gamma != "none" else "no γ found on it"))
-    tolerance = (
-        "" if m.match_tolerance <= 1e-9 else f" ({m.computes_in}: up to {m.match_tolerance:.1g} counts as equal)"
-    )
+    tolerance = "" if m.match_tolerance <= 1e-9 else f" ({m.computes_in}: below {m.match_tolerance:g} counts as equal)"
     rows.append(
         (
             "matches F.layer_norm (ε = 1e-5)",
             _yes(f.matches_torch),
-            f"largest difference, relative to each row: {_small(m.torch_difference)}{tolerance}",
+            f"largest difference, relative to each row: {_small(m.torch_difference, noise)}{tolerance}",
         )
     )
     return rows
