@@ -61,6 +61,7 @@ FAST_TESTS = (
     "published_check",
     "questions",
     "reference",
+    "verdicts",
     "widget_slides",
     "widgets",
     "classroom/test_hub_launcher",  # the class hub's launcher and its recipe; the hub itself needs root
