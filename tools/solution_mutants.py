@@ -763,7 +763,7 @@ def main(argv=None) -> int:
     parser.add_argument("--list", action="store_true", help="list the mutants only")
     parser.add_argument("--max-examples", type=int, default=HYPOTHESIS_EXAMPLES)
     parser.add_argument("--references", action="store_true", help="also search for inputs where a solution fails")
-    parser.add_argument("--tolerance", choices=TOLERANCES, default="spec", help="see tolerance()")
+    parser.add_argument("--tolerance", choices=TOLERANCES, default="with-mean-error", help="see tolerance()")
     parser.add_argument("-v", "--verbose", action="store_true", help="every mutant's verdict")
     options = parser.parse_args(argv)
     steps = STEPS if options.step is None else (options.step,)
