@@ -536,10 +536,23 @@ def for_quantity(quantity: str, matrix: bool = False) -> list[Mistake]:
     return singles(quantity, matrix) + compounds(quantity, matrix)
 
 
+# Where one key has a different name in different steps (the mean's n − 1 divides the sum, the
+# variance's the squares), the name that fits every step: what the class's live page shows.
+LABELS = {
+    "n-1": "dividing by n − 1",
+    "sum-not-divided": "not dividing by n",
+    "hard-coded-width": "n written as 3 whatever the row's length",
+    "mean-not-subtracted": "the mean not subtracted",
+    "per-row": "γ and β applied per row",
+    "scalar-gamma": "a scalar γ",
+}
+
+
 def name_of(key: str) -> str | None:
-    """The name of a mistake key (a compound's ``"a+b"`` included), or None for an unknown key."""
+    """The name of a mistake key for every step (a compound's ``"a+b"`` included), or None for an
+    unknown key."""
     parts = key.split("+")
-    names = [next((m.name for m in (*MISTAKES, ROUNDING) if m.key == part), None) for part in parts]
+    names = [LABELS.get(part) or next((m.name for m in (*MISTAKES, ROUNDING) if m.key == part), None) for part in parts]
     if None in names or len(parts) > 2 or (len(parts) == 2 and parts[0] == parts[1]):
         return None
     return " and ".join(names)

@@ -250,3 +250,14 @@ def test_the_pass_sentence_is_read_off_the_cases():
     assert "float64 only" in words and "constant" not in words and "far from zero" not in words
     words = check("variance", SOLUTIONS["variance"]).diagnosis
     assert "far from zero (in float32 too)" in words and "constant row" in words and "32 values" in words
+
+
+def test_the_class_page_names_a_key_in_words_true_for_every_step():
+    from classroom.service.catalogue import MISTAKES
+
+    assert MISTAKES["n-1"] == "dividing by n − 1"  # not the mean's "dividing the sum by n − 1"
+    assert MISTAKES["n-1+no-eps"] == "dividing by n − 1 and ε forgotten"
+    for key in MISTAKES:
+        entries = [m for m in catalogue.MISTAKES if m.key == key]
+        if len({m.name for m in entries}) > 1:
+            assert key in catalogue.LABELS, key  # a key with several names gets one that fits every step

@@ -64,10 +64,10 @@ def _named() -> dict[str, str]:
         if step == "module":
             continue
         for mistake in mistakes(step):
-            names.setdefault(mistake.key, mistake.name)
+            names.setdefault(mistake.key, catalogue.name_of(mistake.key))
     for quantity in QUANTITIES:
         for mistake in catalogue.for_quantity(quantity):
-            names.setdefault(mistake.key, mistake.name)
+            names.setdefault(mistake.key, catalogue.name_of(mistake.key))
     names.setdefault(catalogue.ROUNDING.key, catalogue.ROUNDING.name)
     return names
 
