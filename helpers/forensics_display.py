@@ -16,7 +16,9 @@ import numpy as np
 
 from helpers.display import format_eps_range, format_number, pad, text_width
 from helpers.display.formatting import scroll_box
-from helpers.forensics import departures
+from helpers.forensics_precision import tolerance_of
+from helpers.forensics_probes import WIDE
+from helpers.forensics_words import departures
 
 NOISE = 1e-9  # below this, a measured change is rounding noise
 _CSS = "border-collapse:collapse;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px"
@@ -38,7 +40,6 @@ def _small(value, noise: float = NOISE) -> str:
 def _noise(m) -> float:
     """Rounding noise of the type it computes in: float64's 1e-9, float32's 1e-4, ... (a power of 10), so that
     stored outputs do not show digits that differ between machines."""
-    from helpers.forensics import tolerance_of
 
     return max(NOISE, tolerance_of(m.computes_in))
 
@@ -110,7 +111,6 @@ _NOT_LAYER_NORM_EVIDENCE = {
 
 
 def _wide(m) -> str:
-    from helpers.forensics import WIDE
 
     spread = WIDE.get(m.computes_in, 1e5)
     return "10⁵" if spread == 1e5 else f"{spread:g}"

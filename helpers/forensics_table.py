@@ -16,8 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from helpers.forensics import Fingerprint, departures, fingerprint, torch_layer_norm
+from helpers.forensics import Fingerprint, fingerprint
 from helpers.forensics_call import Caller, CallProblem
+from helpers.forensics_probes import torch_layer_norm
+from helpers.forensics_words import departures
 from helpers.published_check import (
     CONVENTIONS,
     PublishedOutputCheck,
