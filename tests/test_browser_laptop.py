@@ -1,7 +1,7 @@
 """Every output fits a laptop: JupyterLab at 1024×768 with its file browser open (issue 10 §4).
 
-Notebooks 01, 03, 05 and 07 (the matrix editor, the explorer, the row editor and the wide check
-tables) are run in JupyterLab in headless Chromium at 1024×768 with the left sidebar open, as a
+Notebooks 01, 03, 05, 06, 07 and 13 (the matrix editor, the explorer, the row editor, the answer box, the wide check
+tables and the fingerprints) are run in JupyterLab in headless Chromium at 1024×768 with the left sidebar open, as a
 student on a small laptop sees them. An output fails when anything in it reaches past its cell's
 right edge without a box that scrolls sideways, or when a fixed-width box cuts its own text off
 (a clipped "▶ row 5"). Screenshots go to tests/_artifacts/laptop/.
@@ -21,7 +21,9 @@ NOTEBOOKS = [
     "notebooks/01_residual_matrix.ipynb",
     "notebooks/03_variance.ipynb",
     "notebooks/05_normalise.ipynb",
+    "notebooks/06_gamma_and_beta.ipynb",
     "notebooks/07_whole_matrix.ipynb",
+    "notebooks/13_is_this_layernorm.ipynb",
 ]
 
 # For every output: things that reach past its right edge with no sideways-scrolling box between,
