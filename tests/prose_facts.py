@@ -23,6 +23,9 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
+import prose_facts_09
+import prose_facts_11
+import prose_facts_12
 
 import helpers
 from helpers.display import format_number
@@ -210,5 +213,7 @@ def build_facts() -> Facts:
     facts.add([1e-12, 1e-2], "the ends of the row editor's ε slider to try (notebook 05)")
     facts.add([2, 0.5, -1, 0.5, -0.25, 1], "the target γ* and β* learning starts from (notebook 10)", places=(1, 2))
     facts.add(1e-8, "a smaller ε, for the scale direction's singular value (notebook 11)")
+    for module in (prose_facts_09, prose_facts_11, prose_facts_12):  # one file per notebook, so edits never collide
+        module.add(facts, x)
 
     return facts

@@ -1,0 +1,7 @@
+"""Facts notebook 11's markdown may quote (see tests/prose_facts.py for how a quoted number matches)."""
+
+from __future__ import annotations
+
+
+def add(facts, x) -> None:
+    """Add notebook 11's facts: one line each, ``facts.add(value, "what it is (notebook 11)")``."""
