@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import helpers
-from helpers import numerics
+from helpers import numerics, numerics_errors
 from helpers.numerics import (
     OUTPUT_TOLERANCE,
     VARIANCE_METHODS,
@@ -204,3 +204,81 @@ def test_tables_line_up_with_their_records(residual):
 def test_ragged_or_non_numeric_input_is_a_plain_value_error(variance, bad):
     with pytest.raises(ValueError, match="rectangular array of numbers|real numbers"):
         variance(bad)
+
+
+# --- Attribution (helpers.numerics_errors): storing against arithmetic, float16 stage by stage ----
+
+
+def _mp_layer_norm(values, eps=1e-5):
+    """LayerNorm in 50-digit mpmath: the independent reference for the float64 'exact' values."""
+    import mpmath
+
+    with mpmath.workdps(50):
+        v = [mpmath.mpf(a) for a in values]
+        mean = sum(v) / len(v)
+        std = mpmath.sqrt(sum((a - mean) ** 2 for a in v) / len(v) + mpmath.mpf(eps))
+        return [(a - mean) / std for a in v], mean
+
+
+def test_split_error_matches_mpmath_and_blames_the_arithmetic_at_10000():
+    import mpmath
+
+    split = numerics_errors.split_error(ROW_1, 10_000, np.float32, "two-pass")
+    decimal_row = [mpmath.mpf(str(a)) + 10_000 for a in ROW_1]  # the row + 10,000, exactly
+    truth, _ = _mp_layer_norm(decimal_row)
+    stored = (np.array(ROW_1) + 10_000).astype(np.float32)
+    of_stored, exact_mean = _mp_layer_norm([float(s) for s in stored])
+    ours = layer_norm_with(stored, "two-pass", np.float32).astype(np.float64)
+    storing = max(abs(a - b) for a, b in zip(of_stored, truth))
+    arithmetic = max(abs(mpmath.mpf(float(a)) - b) for a, b in zip(ours, of_stored))
+    total = max(abs(mpmath.mpf(float(a)) - b) for a, b in zip(ours, truth))
+    assert split.storing_error == pytest.approx(float(storing), rel=1e-6)
+    assert split.arithmetic_error == pytest.approx(float(arithmetic), rel=1e-6)
+    assert split.total_error == pytest.approx(float(total), rel=1e-6)
+    float32_mean = float(np.float32(np.float32(stored[0] + stored[1]) + stored[2]) / np.float32(3))
+    assert split.mean_error == pytest.approx(float32_mean - float(exact_mean), rel=1e-6)
+    assert split.arithmetic_error > 5 * split.storing_error  # the audit's finding: it is the arithmetic's
+    assert split.arithmetic_share > 0.9
+
+
+def test_split_error_blames_storing_when_the_arithmetic_is_exact():
+    # float64 arithmetic on a float16-stored row: storing is nearly everything.
+    split = numerics_errors.split_error(ROW_1, 300, np.float16, "two-pass")
+    assert split.storing_error > 0.01
+    low = numerics_errors.split_error(ROW_1, 300, np.float64, "two-pass")
+    assert low.storing_error < 1e-9 and low.arithmetic_error < 1e-9
+
+
+def _float16_running_sum(values):
+    total = np.float16(0)
+    for v in values:
+        total = np.float16(total + np.float16(v))  # one float16 rounding per addition
+    return float(total)
+
+
+def test_float16_stages_alone_match_an_independent_loop_and_blame_the_variance_near_4():
+    row = np.random.default_rng(1).normal(size=4096) + 4.0
+    errors = numerics_errors.float16_stage_errors(row)
+    values = row.astype(np.float16).astype(np.float64)
+    truth = helpers.layer_norm(values)
+    diff = values - values.mean()
+    mean16 = _float16_running_sum(values) / 4096  # float16 sum; the division's rounding is tiny here
+    by_mean = (values - mean16) / np.sqrt(((values - mean16) ** 2).mean() + 1e-5)
+    squares16 = _float16_running_sum(diff * diff)
+    by_variance = diff / np.sqrt(squares16 / 4096 + 1e-5)
+    assert errors.squares_sum == squares16
+    assert errors.exact_squares_sum == pytest.approx(float((diff * diff).sum()), rel=1e-12)
+    assert errors.alone["mean"] == pytest.approx(np.max(np.abs(by_mean - truth)), rel=1e-2)
+    assert errors.alone["variance"] == pytest.approx(np.max(np.abs(by_variance - truth)), rel=1e-2)
+    together = layer_norm_with(row.astype(np.float16), "two-pass", np.float16).astype(np.float64)
+    assert errors.together == pytest.approx(np.max(np.abs(together - truth)))
+    assert errors.alone["variance"] > 5 * errors.alone["mean"]  # the stalled sum, not the mean
+    assert errors.alone["variance"] > 0.8 * errors.together
+
+
+def test_float16_stages_are_all_small_on_a_narrow_row_near_zero_and_the_mean_overflows_near_20():
+    small = numerics_errors.float16_stage_errors(np.random.default_rng(2).normal(size=16))
+    assert max(small.alone.values()) < 5e-3 and small.together < 5e-3
+    big = numerics_errors.float16_stage_errors(np.random.default_rng(1).normal(size=4096) + 20)
+    assert math.isnan(big.alone["mean"]) and math.isnan(big.together)
+    assert not math.isnan(big.alone["variance"])
