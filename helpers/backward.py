@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from helpers.formula import layer_norm_forward
-from helpers.layernorm import DEFAULT_EPS, as_float_array, check_eps, per_feature
+from helpers.layernorm import DEFAULT_EPS, as_float_array, check_eps, layer_norm, per_feature
 
 
 def _normalised(values: np.ndarray, eps: float) -> tuple[np.ndarray, np.ndarray]:
@@ -111,21 +111,56 @@ def layer_norm_jacobian(row, gamma=None, eps: float = DEFAULT_EPS) -> np.ndarray
     return scale[:, None] * core / std
 
 
-def layer_norm_backward_from_saved(x, grad_output, mean, rstd, gamma=None) -> np.ndarray:
-    """dx as a kernel computes it: from x, dy and the per-row ``mean`` and ``rstd`` the forward pass saved.
+def layer_norm_backward_from_saved(x, grad_output, mean, rstd, gamma=None, dtype=np.float64) -> np.ndarray:
+    """dx in the x̂ form, from x, dy and the per-row ``mean`` and ``rstd`` the forward pass saved.
 
     x̂ is recomputed, ``(x − mean) · rstd`` (cheaper than storing a second full array); then two
     reductions per row, ``a = mean(g)`` and ``b = mean(g · x̂)``, and ``dx = rstd · (g − a − x̂ · b)``.
-    Introduced in notebook 11.
+    Every operation is rounded to ``dtype``. (PyTorch's CPU kernel arranges the same gradient
+    differently: ``helpers.backward_precision``.) Introduced in notebook 11.
     """
-    values = np.asarray(x, dtype=np.float64)
-    upstream = np.asarray(grad_output, dtype=np.float64)
-    scale = per_feature(gamma, "gamma", values.shape[-1], default=1.0, dtype=np.float64)
+    dtype = np.dtype(dtype).type
+    values = np.asarray(x, dtype=dtype)
+    upstream = np.asarray(grad_output, dtype=dtype)
+    scale = per_feature(gamma, "gamma", values.shape[-1], default=1.0, dtype=np.float64).astype(dtype)
+    mean = np.asarray(mean, dtype=dtype).reshape(values.shape[:-1] + (1,))
+    rstd = np.asarray(rstd, dtype=dtype).reshape(values.shape[:-1] + (1,))
     x_hat = (values - mean) * rstd
     g = upstream * scale
-    a = g.mean(axis=-1, keepdims=True)
-    b = (g * x_hat).mean(axis=-1, keepdims=True)
+    a = g.mean(axis=-1, keepdims=True, dtype=dtype)
+    b = (g * x_hat).mean(axis=-1, keepdims=True, dtype=dtype)
     return rstd * (g - a - x_hat * b)
+
+
+def finite_difference_gradients(x, grad_output, gamma, beta, eps: float = DEFAULT_EPS, step: float = 1e-6):
+    """dx, dγ and dβ with no calculus: central differences of the loss L = Σ dy · LayerNorm(x; γ, β).
+
+    Every entry of x, γ and β in turn is nudged up and down by ``step`` and the project's forward pass
+    (``helpers.layer_norm``) is run again: ``(L(+step) − L(−step)) / (2 · step)``. Independent of
+    ``layer_norm_backward``, so the two can check each other. Introduced in notebook 11.
+    """
+    values, scale = _checked(x, gamma, eps)
+    shift = per_feature(beta, "beta", values.shape[-1], default=0.0, dtype=np.float64)
+    upstream = np.asarray(grad_output, dtype=np.float64)
+    if upstream.shape != values.shape:
+        raise ValueError(f"grad_output must have x's shape {values.shape}; got {upstream.shape}.")
+
+    def loss(*arguments):
+        return float(np.sum(upstream * layer_norm(*arguments, eps=eps)))
+
+    def nudged(position):
+        arguments = [values, scale, shift]
+        grad = np.zeros_like(arguments[position])
+        for index in np.ndindex(grad.shape):
+            up, down = arguments[position].copy(), arguments[position].copy()
+            up[index] += step
+            down[index] -= step
+            plus = arguments[:position] + [up] + arguments[position + 1 :]
+            minus = arguments[:position] + [down] + arguments[position + 1 :]
+            grad[index] = (loss(*plus) - loss(*minus)) / (2 * step)
+        return grad
+
+    return nudged(0), nudged(1), nudged(2)
 
 
 def parameter_gradients_in_blocks(x, grad_output, block_rows: int, eps: float = DEFAULT_EPS):

@@ -208,3 +208,47 @@ def test_sgd_into_layer_norm_only_lengthens_the_weights():
     predicted = np.sqrt(run.weight_norms[:-1] ** 2 + (run.learning_rate * run.gradient_norms[:-1]) ** 2)
     np.testing.assert_allclose(run.weight_norms[1:], predicted, rtol=1e-4)
     assert run.losses[-1] < run.losses[0]
+
+
+# --- the gradient check shown in notebook 11: dx, dγ and dβ by central differences -------------
+
+
+def test_finite_difference_gradients_match_torch_autograd_with_gamma_and_beta():
+    from helpers.backward import finite_difference_gradients
+
+    rng = np.random.default_rng(11)
+    x, dy = helpers.load_residual(), rng.normal(size=(5, 3))
+    gamma, beta = np.array([1.5, -0.5, 2.0]), np.array([0.1, 0.2, -0.3])
+    numeric = finite_difference_gradients(x, dy, gamma, beta)
+    for mine, reference in zip(numeric, _torch_gradients(x, dy, gamma, beta, 1e-5)):
+        np.testing.assert_allclose(mine, reference, rtol=1e-6, atol=1e-7)
+
+
+def test_the_finite_difference_check_catches_a_wrong_parameter_gradient():
+    from helpers.backward import finite_difference_gradients
+
+    x, dy = helpers.load_residual(), np.random.default_rng(12).normal(size=(5, 3))
+    gamma, beta = np.array([1.5, -0.5, 2.0]), np.array([0.1, 0.2, -0.3])
+    _, numeric_gamma, numeric_beta = finite_difference_gradients(x, dy, gamma, beta)
+    _, grad_gamma, grad_beta = layer_norm_backward(x, dy, gamma)
+    np.testing.assert_allclose(grad_gamma, numeric_gamma, atol=1e-7)
+    np.testing.assert_allclose(grad_beta, numeric_beta, atol=1e-7)
+    wrong_gamma = (dy * x).sum(axis=0)  # Σ dy · x instead of Σ dy · x̂
+    wrong_beta = (dy * gamma).sum(axis=0)  # Σ dy · γ instead of Σ dy
+    assert np.max(np.abs(wrong_gamma - numeric_gamma)) > 0.1
+    assert np.max(np.abs(wrong_beta - numeric_beta)) > 0.1
+    with pytest.raises(ValueError, match="beta"):
+        finite_difference_gradients(x, dy, gamma, [0.0])
+
+
+def test_backward_from_saved_rounds_in_the_dtype_it_is_given():
+    from helpers.backward import layer_norm_backward_from_saved
+
+    rng = np.random.default_rng(13)
+    x, dy, gamma = rng.normal(size=(4, 16)), rng.normal(size=(4, 16)), rng.normal(size=16)
+    _, mean, _, std = helpers.formula.layer_norm_forward(x, 1e-5)
+    in_float32 = layer_norm_backward_from_saved(x, dy, mean, 1 / std, gamma, dtype=np.float32)
+    exact = layer_norm_backward(x, dy, gamma)[0]
+    assert in_float32.dtype == np.float32
+    assert 1e-9 < np.max(np.abs(in_float32 - exact)) < 1e-5
+    np.testing.assert_allclose(layer_norm_backward_from_saved(x, dy, mean.ravel(), 1 / std, gamma), exact, atol=1e-12)
