@@ -5,3 +5,4 @@ from __future__ import annotations
 
 def add(facts, x) -> None:
     """Add notebook 11's facts: one line each, ``facts.add(value, "what it is (notebook 11)")``."""
+    facts.add(1e4, "the offset of the float32 backward comparison (notebook 11)")
