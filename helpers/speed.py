@@ -1,15 +1,19 @@
 """Speed arithmetic for notebook 12: spreads of timings, bytes moved, the roofline, which file to read.
 
 Pure Python and numpy: nothing here times, displays or imports torch. ``benchmarks/bench_speed.py``
-measures; this module turns measurements into the figures notebook 12 shows.
+measures; this module turns measurements into the figures notebook 12 shows, and
+``helpers.speed_checks`` says what a run can and cannot tell (and whether it contradicts itself).
 
 Counting (per value of a rows × features float32 matrix, γ and β present, as in a model):
 
-- forward: read x, write y: 2 × 4 bytes. Arithmetic: add for the mean, subtract the mean, square,
-  add for the variance, multiply by rstd, multiply by γ, add β: 7 flops.
+- forward: read x, write y: 2 × 4 bytes. Arithmetic, as the textbook two-pass algorithm counts it:
+  add for the mean, subtract the mean, square, add for the variance, multiply by rstd, multiply by
+  γ, add β: 7 flops. (PyTorch's CPU kernel does more: a Welford update of 6 flops per value in its
+  one pass for the moments, then ``(x·rstd − μ·rstd)·γ + β``, 4 flops, in its elementwise pass.)
 - backward, counted as the Triton layer-norm tutorial counts it: read x and dy, write dx: 3 × 4 bytes
   (mean and rstd, one number per row, and γ are negligible). Arithmetic: x̂ = (x − μ)·rstd (2),
   g = γ·dy (1), dγ += dy·x̂ (2), dβ += dy (1), Σg (1), Σg·x̂ (2), dx = (g − a − x̂·b)·rstd (4): 13 flops.
+- a copy and a multiply-add (``torch.addcmul``) read x and write y: 8 bytes; a row sum reads x: 4.
 
 Introduced in notebook 12.
 """
@@ -26,6 +30,10 @@ FORWARD_FLOPS_PER_VALUE = 7
 FORWARD_BYTES_PER_VALUE = 2 * BYTES_PER_VALUE
 BACKWARD_FLOPS_PER_VALUE = 13
 BACKWARD_BYTES_PER_VALUE = 3 * BYTES_PER_VALUE
+WELFORD_FLOPS_PER_VALUE = 6  # PyTorch's CPU forward: delta = x − m1; m1 += delta·c; m2 += delta·(x − m1)
+FOLDED_FLOPS_PER_VALUE = 4  # then (x·rstd + (−μ·rstd))·γ + β
+
+IN_CACHE_FRACTION = 4  # "in cache" means a working set of at most ¼ of the last-level cache
 
 COMMITTED_RESULTS = "speed_results.json"
 LOCAL_RESULTS = "speed_results.local.json"  # written by `python3 run.py bench`, ignored by git
@@ -54,9 +62,11 @@ def bytes_moved(rows: int, features: int, direction: str = "forward") -> int:
         "forward": FORWARD_BYTES_PER_VALUE,
         "backward": BACKWARD_BYTES_PER_VALUE,
         "copy": FORWARD_BYTES_PER_VALUE,
+        "multiply-add": FORWARD_BYTES_PER_VALUE,  # read x, write y
+        "sum": BYTES_PER_VALUE,  # read x; one number per row out
     }
     if direction not in per_value:
-        raise ValueError(f"direction must be forward, backward or copy; got {direction!r}.")
+        raise ValueError(f"direction must be one of {', '.join(per_value)}; got {direction!r}.")
     return per_value[direction] * rows * features
 
 
@@ -110,20 +120,6 @@ def find(results, **match) -> dict:
     return found[0]
 
 
-def ratio_spread(numerator: dict, denominator: dict) -> tuple[float, float, float]:
-    """(median ratio, low, high) of two timings' spreads: low uses q1/q3, high q3/q1 (a rough band)."""
-    return (
-        numerator["median"] / denominator["median"],
-        numerator["q1"] / denominator["q3"],
-        numerator["q3"] / denominator["q1"],
-    )
-
-
-def fits_in(bytes_count: int, cache_bytes: int) -> bool:
-    """True when a working set fits in a cache of the given size."""
-    return 0 < bytes_count <= cache_bytes
-
-
 def cache_bytes(text: str) -> int:
     """A sysfs cache size such as ``"32768K"`` or ``"1M"`` in bytes."""
     text = str(text).strip().upper()
@@ -154,28 +150,53 @@ def fraction_of_ceiling(results, result: dict) -> float:
     return result["gb_per_s"] / ceiling["gb_per_s"]
 
 
-def machine_roofline(document: dict) -> dict:
-    """This run's roofline: peak flop/s (the best matrix product), bandwidth (the best copy from memory
-    at the largest size), the ridge point, and LayerNorm's intensity forward and backward."""
-    peak = max(p["flops_per_s"] for p in document["peak_flops"])
-    largest = max(r["rows"] * r["features"] for r in document["results"])
+def in_cache_limit(last_level_cache: int) -> int:
+    """The largest working set the benchmark calls "in cache": a quarter of the last-level cache.
+
+    The last-level cache is shared (with the other core, and on a virtual machine with other guests),
+    so a working set near its size is partly evicted; a quarter leaves room for everyone else."""
+    if last_level_cache <= 0:
+        raise ValueError("The cache size must be positive.")
+    return last_level_cache // IN_CACHE_FRACTION
+
+
+def roof(document: dict, threads: int) -> dict:
+    """The roofline of ``threads`` threads: the peak flop/s of the matrix product run with that many
+    threads, and the bandwidth of the fastest copy from memory made with that many threads."""
+    peaks = [p for p in document["peak_flops"] if p["threads"] == threads]
+    if len(peaks) != 1:
+        raise ValueError(f"Expected one matrix product with {threads} thread(s); found {len(peaks)}.")
     copies = [
         r
         for r in document["results"]
-        if r["regime"] == "from memory"
-        and r["implementation"].startswith("copy")
-        and r["rows"] * r["features"] == largest
+        if r["regime"] == "from memory" and r["implementation"].startswith("copy") and r["threads"] == threads
     ]
     if not copies:
-        raise ValueError("The results hold no copy from memory, so there is no bandwidth to draw the roofline with.")
-    bandwidth = max(r["gb_per_s"] for r in copies) * 1e9
+        raise ValueError(f"The results hold no copy from memory with {threads} thread(s): no bandwidth for its roof.")
+    fastest = max(copies, key=lambda r: r["gb_per_s"])
+    peak, bandwidth = peaks[0]["flops_per_s"], fastest["gb_per_s"] * 1e9
     return {
+        "threads": threads,
         "peak_flops_per_s": peak,
+        "peak_threads": peaks[0]["threads"],
         "bandwidth_bytes_per_s": bandwidth,
+        "bandwidth_from": {key: fastest[key] for key in ("implementation", "rows", "features", "threads")},
         "ridge_flops_per_byte": ridge_point(peak, bandwidth),
         "forward_intensity": arithmetic_intensity("forward"),
         "backward_intensity": arithmetic_intensity("backward"),
     }
+
+
+def roofs(document: dict) -> list[dict]:
+    """One roof per thread count measured, fewest threads first."""
+    return [roof(document, n) for n in sorted({p["threads"] for p in document["peak_flops"]})]
+
+
+def share_of_roof(document: dict, result: dict) -> float:
+    """A LayerNorm result's flop/s as a share of the memory roof of its own thread count."""
+    own = roof(document, result["threads"])
+    ceiling = roofline(arithmetic_intensity(result["direction"]), own["peak_flops_per_s"], own["bandwidth_bytes_per_s"])
+    return float(achieved_flops(result) / ceiling)
 
 
 def achieved_flops(result: dict) -> float:

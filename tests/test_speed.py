@@ -94,20 +94,46 @@ def make_result(name, regime, gb, threads=1, rows=8, direction="forward", ceilin
     }
 
 
-def test_fraction_and_machine_roofline_read_the_right_results():
+def test_fraction_of_ceiling_reads_the_same_regime_and_size():
     results = [
         make_result("copy", "from memory", 20.0),
         make_result("copy", "in cache", 80.0),
         make_result("ln", "from memory", 10.0),
         make_result("ln", "in cache", 20.0),
-        make_result("copy", "from memory", 99.0, rows=1),
-    ]  # a smaller size: not the bandwidth
-    document = {"results": results, "peak_flops": [{"flops_per_s": 50e9}, {"flops_per_s": 100e9}]}
+    ]
     assert speed.fraction_of_ceiling(results, results[2]) == 0.5
     assert speed.fraction_of_ceiling(results, results[3]) == 0.25
-    roof = speed.machine_roofline(document)
-    assert roof["peak_flops_per_s"] == 100e9 and roof["bandwidth_bytes_per_s"] == 20e9
-    assert roof["ridge_flops_per_byte"] == 5.0
     assert speed.achieved_flops(results[2]) == pytest.approx(7 / 8 * 10e9)
     with pytest.raises(KeyError):
         speed.find(results, implementation="copy")
+
+
+def test_each_thread_count_gets_its_own_roof():
+    results = [
+        make_result("copy, torch (1 thread)", "from memory", 20.0, threads=1),
+        make_result("copy, torch (2 threads)", "from memory", 30.0, threads=2),
+        make_result("copy, torch (2 threads)", "in cache", 99.0, threads=2),  # in cache: not a bandwidth
+        make_result("copy, numpy (1 thread)", "from memory", 22.0, threads=1, rows=4),  # the fastest 1-thread copy
+        make_result("torch LayerNorm (1 thread)", "from memory", 11.0, threads=1),
+        make_result("torch LayerNorm (2 threads)", "from memory", 15.0, threads=2),
+    ]
+    document = {
+        "results": results,
+        "peak_flops": [{"threads": 2, "flops_per_s": 100e9}, {"threads": 1, "flops_per_s": 50e9}],
+    }
+    one, two = speed.roofs(document)
+    assert (one["threads"], one["peak_flops_per_s"], one["bandwidth_bytes_per_s"]) == (1, 50e9, 22e9)
+    assert (two["threads"], two["peak_flops_per_s"], two["bandwidth_bytes_per_s"]) == (2, 100e9, 30e9)
+    assert one["bandwidth_from"]["implementation"] == "copy, numpy (1 thread)"
+    assert two["ridge_flops_per_byte"] == pytest.approx(100 / 30)
+    # each LayerNorm against its own thread count's memory roof: 7/8 × rate ÷ (7/8 × bandwidth)
+    assert speed.share_of_roof(document, results[4]) == pytest.approx(11 / 22)
+    assert speed.share_of_roof(document, results[5]) == pytest.approx(15 / 30)
+    with pytest.raises(ValueError, match="3 thread"):
+        speed.roof(document, 3)
+
+
+def test_in_cache_means_a_quarter_of_the_last_level_cache():
+    assert speed.in_cache_limit(32 * 2**20) == 8 * 2**20
+    with pytest.raises(ValueError):
+        speed.in_cache_limit(0)
