@@ -185,7 +185,7 @@ def quietness_findings(document: dict) -> list[dict]:
                 _finding(
                     "busy machine",
                     BUSY,
-                    f"While the {entry['threads']}-thread cases ran, other programs used {entry['others_cores']:.2f} "
+                    f"While the {entry['threads']}-thread cases ran, other programs used {max(0.0, entry['others_cores']):.2f} "
                     f"of a core and the hypervisor took {entry['steal_cores']:.2f} (steal), above the "
                     f"{entry['limit_cores']:.2f} allowed for {entry['threads']} thread(s): those timings include other work.",
                 )
