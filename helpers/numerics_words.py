@@ -136,6 +136,12 @@ def eps_reading(cases, constant_outputs) -> str:
         row = "NaN" if np.isnan(output).any() else "finite"
         lost = [f"{v:g}" for v, added in case.effective.items() if v > 0 and added == 0]
         lost_text = f", adds nothing to a variance of {' or '.join(lost)}" if lost and case.stored else ""
+        rounded = [  # σ̂² + ε rounds to float16's grid near σ̂², so ε may arrive much changed
+            f"{added:.1e} to a variance of {v:g}"
+            for v, added in case.effective.items()
+            if v > 0 and added and case.stored and abs(added - case.stored) > 0.1 * case.stored
+        ]
+        lost_text += f", adds only {' and '.join(rounded)}" if rounded else ""
         clauses.append(f"ε = {case.eps:g} {stored}{lost_text}, and a constant row comes out {row}")
     return "; ".join(clauses) + "."
 
@@ -146,11 +152,16 @@ def residual_reading(drift: dict, blocks: int) -> str:
         f"LayerNorm of it by {d.norm_error:.1e}"
         for kind, d in drift.items()
     ]
-    low = max(drift[k].norm_error for k in drift if k != "float32")
-    verdict = _compare(low, drift["float32"].norm_error, "far less", "more", "no less")
-    if verdict == "far less":
-        verdict = f"{low / drift['float32'].norm_error:.0e} times less"
-    return "; ".join(parts) + f". A float32 residual drifts {verdict} than the worst low-precision one."
+    worst = max((k for k in drift if k != "float32"), key=lambda k: drift[k].norm_error)
+    low, high = drift["float32"].norm_error, drift[worst].norm_error
+    verdict = _compare(high, low, "far less", "more", "no less")
+    reading = (
+        "Which residual type is better cannot be told from these errors."
+        if verdict == "cannot tell"
+        else f"With the residual kept in float32, LayerNorm's output is off "
+        f"{f'{high / low:.1e} times less' if verdict == 'far less' else verdict} than with it kept in {worst}."
+    )
+    return "; ".join(parts) + ". " + reading
 
 
 def normalise_forms_reading(errors, offset: float) -> str:

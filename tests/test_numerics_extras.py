@@ -138,3 +138,25 @@ def test_comparison_sentences_use_their_thresholds():
 
 def test_notebook_row_is_the_lesson_row():
     np.testing.assert_array_equal(helpers.load_residual()[0], ROW_1)
+
+
+def test_residual_sentence_compares_like_with_like_and_can_say_it_cannot_tell():
+    def drift(norm_error):
+        return numerics_lowprec.ResidualDrift("any", stream_error=np.array([1e-3]), norm_error=norm_error)
+
+    text = numerics_words.residual_reading(
+        {"float16": drift(1.2e-2), "bfloat16": drift(7.3e-2), "float32": drift(2.4e-8)}, blocks=1
+    )
+    assert "off 3.0e+06 times less than with it kept in bfloat16" in text  # output errors: 7.3e-2 / 2.4e-8
+    same = numerics_words.residual_reading({"bfloat16": drift(1e-3), "float32": drift(1e-3)}, blocks=1)
+    assert same.endswith("off no less than with it kept in bfloat16.")
+    assert "cannot be told" in numerics_words.residual_reading({"float16": drift(0.0), "float32": drift(0.0)}, 1)
+
+
+def test_eps_sentence_says_what_float16_really_adds():
+    cases = numerics_lowprec.eps_in_float16(eps_values=(1e-12, 1e-5), variances=(0.0, 1e-2))
+    text = numerics_words.eps_reading(cases, [numerics_lowprec.constant_row_float16(c.eps) for c in cases])
+    added = float(np.float16(np.float16(1e-2) + np.float16(1e-5)) - np.float16(1e-2))  # float16's grid near 0.01
+    assert abs(added - 1e-5) > 0.1 * 1e-5
+    assert f"adds only {added:.1e} to a variance of 0.01" in text
+    assert text.startswith("ε = 1e-12 is 0 in float16, and a constant row comes out NaN")
