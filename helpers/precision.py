@@ -1,5 +1,5 @@
 """Precision practice for notebook 09: bfloat16 storage, float32 statistics, parallel Welford, the
-normalise step's own cancellation and a simple error model.
+normalise step's own cancellation and the unit roundoff of each type (the error bounds are in numerics_errors).
 
 Pure numpy (numpy has no bfloat16, so ``to_bfloat16`` rounds float32 bit patterns the way the
 hardware does); nothing here displays or imports torch. Introduced in notebook 09.
@@ -97,22 +97,6 @@ def normalise_two_ways(row, dtype=np.float32, eps: float = DEFAULT_EPS) -> tuple
     shift = (-(mean * rstd)).astype(dtype)  # rounded to dtype
     fused = values.astype(np.float64) * float(rstd) + float(shift)  # one rounding: exact product, then add
     return factored, fused
-
-
-def predicted_output_error(row, offsets, dtype: str = "float32") -> dict:
-    """Order-of-magnitude output error of LayerNorm on row + offset, from the unit roundoff u.
-
-    One-pass: the variance loses u·(1 + μ²/σ²) of itself to cancellation. Two-pass: the mean is off by
-    about u·|μ|, which moves every output by u·|μ|/σ, i.e. u·κ with κ = √(1 + μ²/σ²).
-    """
-    base = np.asarray(row, dtype=np.float64)
-    u = UNIT_ROUNDOFF[dtype]
-    variance = base.var()
-    if not variance > 0:
-        raise ValueError("The row's values are all equal, so its relative error is not defined.")
-    means = base.mean() + np.asarray(offsets, dtype=np.float64)
-    ratio = means * means / variance
-    return {"one-pass": u * (1 + ratio), "two-pass": u * np.sqrt(1 + ratio)}
 
 
 def first_failure(results, method: str) -> float:
