@@ -95,8 +95,8 @@ def variance_two_pass(x, axis: int = -1, dtype=None) -> np.ndarray:
         return _mean(differences * differences, dtype)
 
 
-def variance_welford(x, axis: int = -1, dtype=None) -> np.ndarray:
-    """Biased variance by Welford's streaming update, one feature at a time, all rows at once.
+def welford_moments(x, axis: int = -1, dtype=None) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and biased variance by Welford's streaming update, one feature at a time, all rows at once.
 
     For each new value v (the k-th): ``delta = v − mean; mean += delta / k;
     m2 += delta · (v − mean)``; at the end the variance is ``m2 / n``. Every operation is in
@@ -112,7 +112,12 @@ def variance_welford(x, axis: int = -1, dtype=None) -> np.ndarray:
             delta = value - mean
             mean = mean + delta / dtype.type(k + 1)
             m2 = m2 + delta * (value - mean)
-        return m2 / dtype.type(values.shape[-1])
+        return mean, m2 / dtype.type(values.shape[-1])
+
+
+def variance_welford(x, axis: int = -1, dtype=None) -> np.ndarray:
+    """Biased variance by Welford's streaming update (``welford_moments``). Introduced in notebook 09."""
+    return welford_moments(x, axis, dtype)[1]
 
 
 def one_pass_parts(row, dtype=None) -> tuple[float, float, float]:
@@ -138,7 +143,8 @@ _VARIANCE_FUNCTIONS = {"one-pass": variance_one_pass, "two-pass": variance_two_p
 def layer_norm_with(x, variance_method: str = "two-pass", dtype=None, eps: float = DEFAULT_EPS) -> np.ndarray:
     """LayerNorm over the last axis (γ = 1, β = 0) with the chosen variance method, all in ``dtype``.
 
-    ``variance_method`` is one of ``VARIANCE_METHODS``. Two-pass in float32 or float64 is
+    ``variance_method`` is one of ``VARIANCE_METHODS``; Welford normalises with its own running mean,
+    the others with the summed mean. Two-pass in float32 or float64 is
     ``helpers.formula.layer_norm_forward`` itself; in float16 it sums with ``running_sum``, because
     numpy's own float16 sums are float32 inside. Nothing is checked or repaired: a negative
     one-pass variance gives NaN, an overflowing float16 square gives inf or NaN, exactly as a naive
@@ -151,9 +157,12 @@ def layer_norm_with(x, variance_method: str = "two-pass", dtype=None, eps: float
     if variance_method == "two-pass" and dtype != np.float16:
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             return layer_norm_forward(values, eps)[0]  # the package's formula; numpy sums float32 in float32
-    variance = _VARIANCE_FUNCTIONS[variance_method](values, dtype=dtype)
+    if variance_method == "Welford":  # Welford's own running mean, as a Welford kernel normalises with
+        mean, variance = welford_moments(values, dtype=dtype)
+    else:
+        mean, variance = None, _VARIANCE_FUNCTIONS[variance_method](values, dtype=dtype)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        mean = _mean(values, dtype)[..., None]
+        mean = (_mean(values, dtype) if mean is None else mean)[..., None]
         std = np.sqrt(variance + dtype.type(eps))[..., None]
         return (values - mean) / std
 

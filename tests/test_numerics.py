@@ -282,3 +282,16 @@ def test_float16_stages_are_all_small_on_a_narrow_row_near_zero_and_the_mean_ove
     big = numerics_errors.float16_stage_errors(np.random.default_rng(1).normal(size=4096) + 20)
     assert math.isnan(big.alone["mean"]) and math.isnan(big.together)
     assert not math.isnan(big.alone["variance"])
+
+
+def test_welford_layer_norm_normalises_with_welfords_own_mean():
+    row = (np.random.default_rng(0).normal(size=8) + 1e4).astype(np.float32)
+    mean, m2 = np.float32(0), np.float32(0)
+    for k, value in enumerate(row, start=1):  # the textbook update, written out independently
+        delta = value - mean
+        mean = mean + delta / np.float32(k)
+        m2 = m2 + delta * (value - mean)
+    expected = (row - mean) / np.sqrt(m2 / np.float32(len(row)) + np.float32(1e-5))
+    np.testing.assert_array_equal(numerics.layer_norm_with(row, "Welford", np.float32), expected)
+    summed_mean = numerics.running_sum(row, np.float32) / np.float32(len(row))
+    assert summed_mean != mean  # the two means differ here, so the test can tell which was used
