@@ -194,10 +194,10 @@ def normalise_form_errors(rows, dtype=np.float32, eps: float = DEFAULT_EPS) -> n
     """Largest output error of each way of writing the normalise step, one row of ``rows`` at a time.
 
     Statistics as a kernel holds them: μ and σ² computed exactly, rounded to ``dtype``, and
-    rstd = 1/√(σ² + ε) in ``dtype``. Then, in ``dtype``: ``(x − μ)·rstd``; the folded
-    ``x·rstd + b`` with b = −μ·rstd rounded to ``dtype`` (PyTorch's CPU forward,
-    aten/src/ATen/native/cpu/layer_norm_kernel.cpp) with the product rounded; and the same with
-    the product exact (a fused multiply-add). Errors against exact LayerNorm of the stored row;
+    rstd = 1/√(σ² + ε) in ``dtype``. Then, in ``dtype``: ``(x − μ)·rstd`` (PyTorch's CPU forward for
+    float32, aten/src/ATen/native/cpu/layer_norm_kernel.cpp); the folded ``x·rstd + b`` with
+    b = −μ·rstd rounded to ``dtype`` (its path for float16 and bfloat16, which keeps the statistics in
+    float32) with the product rounded; and the same with the product exact (a fused multiply-add). Errors against exact LayerNorm of the stored row;
     returns shape (rows, 3) in ``NORMALISE_FORMS`` order. Introduced in notebook 09.
     """
     dtype = np.dtype(dtype)
@@ -214,3 +214,30 @@ def normalise_form_errors(rows, dtype=np.float32, eps: float = DEFAULT_EPS) -> n
         fused = (exact * float(rstd) + float(shift)).astype(dtype).astype(np.float64)
         out.append([float(np.max(np.abs(form - truth))) for form in (factored, folded, fused)])
     return np.array(out)
+
+
+def normalise_forms(x, mean, rstd, dtype=np.float32, out_dtype=None) -> dict:
+    """Each of ``NORMALISE_FORMS`` on rows ``x`` with the given per-row mean and rstd, computed in ``dtype``
+    and rounded to ``out_dtype`` (default ``dtype``): to compare bit for bit with a kernel's output.
+
+    The fused multiply-add is formed in float64, where x·rstd of two float32 numbers is exact, and
+    rounded once (twice, in the rare ties where float64's own rounding of the sum decides).
+    """
+    dtype = np.dtype(dtype)
+    out_dtype = np.dtype(out_dtype or dtype)
+    x = np.atleast_2d(np.asarray(x)).astype(dtype)
+    mean = np.asarray(mean).astype(dtype).reshape(len(x), 1)
+    rstd = np.asarray(rstd).astype(dtype).reshape(len(x), 1)
+    shift = -(mean * rstd)
+    forms = (
+        (x - mean) * rstd,
+        x * rstd + shift,
+        (x.astype(np.float64) * rstd.astype(np.float64) + shift.astype(np.float64)).astype(dtype),
+    )
+    return {name: form.astype(out_dtype) for name, form in zip(NORMALISE_FORMS, forms)}
+
+
+def matching_form(output, forms: dict) -> dict:
+    """The share of ``output``'s values that equal each form's bit for bit (NaN never matches)."""
+    output = np.asarray(output)
+    return {name: float(np.mean(form == output)) for name, form in forms.items()}

@@ -14,16 +14,17 @@ from helpers.precision import UNIT_ROUNDOFF
 
 DOMINANT = 2.0  # one cause "accounts for most" of an error when it is at least twice the other
 SAME = 1.5  # two errors are "about the same" when neither is more than 1.5 times the other
+MEDIANS_SAME = 1.1  # the same for medians over many rows, which scatter far less than one row's error
 
 
 def _e(value: float) -> str:
     return "NaN" if math.isnan(value) else f"{value:.1e}"
 
 
-def _compare(a: float, b: float, bigger: str, smaller: str, same: str) -> str:
+def _compare(a: float, b: float, bigger: str, smaller: str, same: str, threshold: float = SAME) -> str:
     if not (a > 0 and b > 0):
         return "cannot tell"
-    return bigger if a >= SAME * b else smaller if b >= SAME * a else same
+    return bigger if a >= threshold * b else smaller if b >= threshold * a else same
 
 
 def storing_vs_arithmetic(split) -> str:
@@ -40,8 +41,8 @@ def storing_vs_arithmetic(split) -> str:
     fits = _compare(moved, split.arithmetic_error, "more than", "less than", "about")
     head += (
         f"A mean off by that moves every output by |δμ|/σ = {moved:.1e}, {fits} the arithmetic's whole error "
-        f"(u·|μ| = {UNIT_ROUNDOFF[split.dtype] * abs(float(np.mean(split.stored))):.1e} is what one rounding of a "
-        f"number that size can cost). "
+        f"(one rounding of a number that size costs at most u·|μ| = "
+        f"{UNIT_ROUNDOFF[split.dtype] * abs(float(np.mean(split.stored))):.1e}). "
     )
     if split.arithmetic_error >= DOMINANT * split.storing_error:
         return head + "So most of the change is the method's own arithmetic, not the input it was given."
@@ -114,7 +115,8 @@ def history_51102(result, reported: float) -> str:
     huge = int(np.sum(kernel > 100))
     right = int(np.sum(np.abs(kernel - expected) <= 0.01 * expected))
     worst = float(kernel.max())
-    size = _compare(worst, reported, "larger than", "smaller than", "the same size as")
+    gap = abs(worst - reported) / reported
+    size = f"{gap:.1%} away from" if gap <= 0.05 else _compare(worst, reported, "larger than", "smaller than", "near")
     return (
         f"{len(kernel):,} rows of 4 values randn + 2000: a LayerNorm's output should have variance just under 1 "
         f"(between {expected.min():.4f} and {expected.max():.4f} here); the reconstructed kernel gives above 100 "
@@ -167,12 +169,29 @@ def residual_reading(drift: dict, blocks: int) -> str:
 def normalise_forms_reading(errors, offset: float) -> str:
     """Compare the folded normalise step with (x − μ)·rstd on many rows at one offset."""
     factored, folded, fused = np.median(errors, axis=0)
-    rounded = _compare(folded, factored, "larger than", "smaller than", "about the same as")
-    fma = _compare(fused, factored, "larger than", "smaller than", "about the same as")
+    # medians of many rows: 10 % apart is a difference, not noise
+    rounded = _compare(folded, factored, "larger than", "smaller than", "about the same as", MEDIANS_SAME)
+    fma = _compare(fused, factored, "larger than", "smaller than", "about the same as", MEDIANS_SAME)
     return (
         f"On {len(errors)} random rows at +{offset:,.0f}, the median largest error is {factored:.1e} for (x − μ)·rstd, "
-        f"{folded:.1e} for the folded form with a rounded product ({rounded} it; {folded / factored:.1f} times) and "
-        f"{fused:.1e} with a fused multiply-add ({fma} it)."
+        f"{folded:.1e} for the folded form with a rounded product ({rounded} it; {folded / factored:.2f} times) and "
+        f"{fused:.1e} with a fused multiply-add ({fma} it; {fused / factored:.2f} times)."
+    )
+
+
+def torch_form_reading(matches: dict, rows: int, features: int, offset: float, dtype: str) -> str:
+    """Which way of writing the normalise step PyTorch's kernel output equals bit for bit, if any."""
+    shares = ", ".join(f"{name} in {share:.2%}" for name, share in matches.items())
+    best = max(matches, key=matches.get)
+    others = max(share for name, share in matches.items() if name != best)
+    verdict = (
+        f"so its {dtype} kernel computes {best}."
+        if matches[best] >= 0.99 and others <= 0.5
+        else "so these rows cannot tell which form it computes."
+    )
+    return (
+        f"On {rows} rows of {features} values near {offset:,.0f}, PyTorch's {dtype} output equals, bit for bit, "
+        f"each form computed from its own saved mean and rstd: {shares}; {verdict}"
     )
 
 

@@ -134,6 +134,27 @@ def test_comparison_sentences_use_their_thresholds():
     assert "all zeros" in numerics_words.history_40302(all_zero, 10)
     small = {"expected": np.full(3, 0.99), "kernel": np.array([1.0, 1.0, 500.0])}
     assert "smaller than the issue's worst" in numerics_words.history_51102(small, 48425.8438)
+    close = {"expected": np.full(3, 0.99), "kernel": np.array([1.0, 1.0, 48886.0])}
+    assert "1.0% away from the issue's worst" in numerics_words.history_51102(close, 48425.8438)
+    forms = numerics_words.normalise_forms_reading(np.array([[1.0, 1.22, 1.05]] * 5), 10_000)
+    assert "(larger than it; 1.22 times)" in forms and "(about the same as it; 1.05 times)" in forms
+
+
+def test_torch_form_sentence_names_a_form_only_when_the_bits_say_so():
+    clear = {"(x − μ)·rstd": 1.0, "x·rstd − μ·rstd": 0.0002, "fused": 0.0}
+    assert numerics_words.torch_form_reading(clear, 20, 256, 1e4, "float32").endswith(
+        "so its float32 kernel computes (x − μ)·rstd."
+    )
+    muddled = {"(x − μ)·rstd": 0.999, "x·rstd − μ·rstd": 0.998, "fused": 0.9}
+    assert "cannot tell" in numerics_words.torch_form_reading(muddled, 20, 256, 4, "float16")
+
+
+def test_pytorch_float32_kernel_subtracts_the_mean_first():
+    rows = (np.random.default_rng(0).normal(size=(8, 256)) + 10_000).astype(np.float32)
+    y, mean, rstd = torch.ops.aten.native_layer_norm(torch.from_numpy(rows), [256], None, None, 1e-5)
+    matches = numerics_errors.matching_form(y.numpy(), numerics_errors.normalise_forms(rows, mean, rstd))
+    assert matches[numerics_errors.NORMALISE_FORMS[0]] > 0.99
+    assert max(matches[name] for name in numerics_errors.NORMALISE_FORMS[1:]) < 0.5
 
 
 def test_notebook_row_is_the_lesson_row():
