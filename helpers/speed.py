@@ -31,7 +31,7 @@ FORWARD_BYTES_PER_VALUE = 2 * BYTES_PER_VALUE
 BACKWARD_FLOPS_PER_VALUE = 13
 BACKWARD_BYTES_PER_VALUE = 3 * BYTES_PER_VALUE
 WELFORD_FLOPS_PER_VALUE = 6  # PyTorch's CPU forward: delta = x − m1; m1 += delta·c; m2 += delta·(x − m1)
-FOLDED_FLOPS_PER_VALUE = 4  # then (x·rstd + (−μ·rstd))·γ + β
+FOLDED_FLOPS_PER_VALUE = 4  # then (x + (−μ))·rstd·γ + β in float32; the float16 path folds: x·rstd − μ·rstd
 
 IN_CACHE_FRACTION = 4  # "in cache" means a working set of at most ¼ of the last-level cache
 
