@@ -1,8 +1,8 @@
 """A curated mutation run: plant one semantic one-line bug at a time and see whether the tests catch it.
 
 For maintainers, not CI (it takes minutes on 2 cores). The repository is copied once to a temporary
-folder; each mutation in ``tools/mutations.py`` is applied to that copy only (never to the working
-tree), the tests named for its area run with ``-x``, and the copy is restored. A mutation the
+folder (the notebooks too, so a sentence of prose can be mutated like a line of code); each mutation
+in ``tools/mutations.py`` is applied to that copy only (never to the working tree), the tests named for its area run with ``-x``, and the copy is restored. A mutation the
 tests do not catch is a survivor: the report lists them, and the exit code is the number of them.
 
     .venv/bin/python tools/mutation_run.py              # every mutation
@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from mutations import AREA_TESTS, MUTATIONS  # noqa: E402
 
-COPIED = ("helpers", "tests", "data", "tools", "pyproject.toml")
+COPIED = ("helpers", "tests", "data", "tools", "notebooks", "pyproject.toml")  # notebooks: prose mutations
 
 
 def copy_repository(destination: Path) -> Path:

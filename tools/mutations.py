@@ -21,7 +21,9 @@ ACCESS = [
     "tests/test_exercises.py",
     "tests/test_forensics.py",
 ]
+PROSE = ["tests/test_prose_equations.py", "tests/test_prose_numbers.py"]
 AREA_TESTS = {
+    "prose": PROSE,
     "maths": MATHS,
     "display": DISPLAY,
     "widgets": WIDGETS,
@@ -403,6 +405,28 @@ MUTATIONS = [
         '        raise ValueError("is empty; type a number")',
         "        return 0.0",
         "data",
+    ),
+    # prose (the notebooks are copied too, so a sentence can be mutated like code)
+    Mutation(
+        "prose: 03's mean of squares printed as another fact",
+        "notebooks/03_variance.ipynb",
+        "= 1.030 / 3 \\\\approx 0.343$",
+        "= 1.030 / 3 \\\\approx 0.472$",
+        "prose",
+    ),
+    Mutation(
+        "prose: 03's third square rounded up",
+        "notebooks/03_variance.ipynb",
+        "0.057^2 \\\\approx 0.003$",
+        "0.057^2 \\\\approx 0.004$",
+        "prose",
+    ),
+    Mutation(
+        "prose: 07 counts three conventions",
+        "notebooks/07_whole_matrix.ipynb",
+        "any of the four conventions",
+        "any of the three conventions",
+        "prose",
     ),
     Mutation(
         "data: CLI output ignores the given eps",
