@@ -72,11 +72,11 @@ class StepExplorer(NumbersBox):
         return EXPLORER_STAGES[self._position]
 
     def next(self) -> None:
-        """Press Next: reveal the next stage."""
+        """Press Next: reveal the next stage (nothing while Next is disabled, as for a person)."""
         self.next_button.click()
 
     def previous(self) -> None:
-        """Press Previous: hide the last stage shown."""
+        """Press Previous: hide the last stage shown (nothing while Previous is disabled)."""
         self.previous_button.click()
 
     def show_all(self, flag: bool = True) -> None:
@@ -105,13 +105,19 @@ class StepExplorer(NumbersBox):
             self._problems = {"row": f"row {change['new'] + 1}: {problem}"}
         self._render()
 
+    # A disabled button does nothing when a person clicks it; ``Button.click()`` from code runs the handlers
+    # all the same, so each handler checks first: code and tests then press the buttons as a person does.
     @_never_raises
     def _on_next(self, _button=None) -> None:
+        if self.next_button.disabled:
+            return
         self._position = min(self._position + 1, len(EXPLORER_STAGES) - 1)
         self._render()
 
     @_never_raises
     def _on_previous(self, _button=None) -> None:
+        if self.previous_button.disabled:
+            return
         self._position = max(self._position - 1, 0)
         self._render()
 
