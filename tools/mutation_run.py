@@ -25,7 +25,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from mutations import AREA_TESTS, MUTATIONS  # noqa: E402
 
-COPIED = ("helpers", "tests", "data", "tools", "notebooks", "pyproject.toml")  # notebooks: prose mutations
+# notebooks: prose mutations; lecturer, classroom: tests import lecturer.solutions and classroom.service
+COPIED = ("helpers", "tests", "data", "tools", "notebooks", "lecturer", "classroom", "pyproject.toml")
 
 
 def copy_repository(destination: Path) -> Path:
@@ -84,6 +85,14 @@ def main(argv: list[str]) -> int:
         if not check.stdout.strip().startswith(str(copy)):
             print(f"error: the copy's helpers is not the one imported ({check.stdout.strip()})", file=sys.stderr)
             return 100
+        # an area whose tests already fail in the copy would report every mutation as caught
+        for area in sorted({m.area for m in chosen}):
+            failing, seconds = run_tests(copy, AREA_TESTS[area], args.timeout)
+            if failing:
+                print(
+                    f"error: the {area!r} tests fail in the copy before any mutation ({seconds:.0f} s)", file=sys.stderr
+                )
+                return 100
         caught, survivors, broken = 0, [], []
         for number, mutation in enumerate(chosen, start=1):
             path = copy / mutation.path
