@@ -363,6 +363,26 @@ def test_an_endless_loop_is_stopped_not_left_running(monkeypatch):
     assert threading.active_count() == before  # the loop's thread has ended: the kernel is free again
 
 
+def _endless_and_forgiving(row):
+    while True:  # a learner who wraps everything in try/except must still be stopped
+        try:
+            sum(range(100))
+        except Exception:  # noqa: BLE001, S112 — the learner's own blanket except
+            continue
+
+
+def test_an_endless_loop_is_stopped_even_inside_the_learners_except_exception(monkeypatch):
+    import threading
+
+    import helpers.exercises
+
+    monkeypatch.setattr(helpers.exercises.run_call, "__defaults__", (0.2,))
+    before = threading.active_count()
+    result = check("mean", _endless_and_forgiving)
+    assert result.mistake == "timeout" and "stopped it" in result.diagnosis, result
+    assert threading.active_count() == before
+
+
 NOTEBOOK_STEPS = {
     "02_mean": "mean",
     "03_variance": "variance",
