@@ -47,6 +47,8 @@ def _names_a_path(arg: str) -> bool:
 FAST_TESTS = (
     "answer_check",
     "backward",
+    "backward_precision",
+    "checking_behaviour",
     "cli",
     "data",
     "display",
@@ -56,7 +58,9 @@ FAST_TESTS = (
     "layernorm",
     "norm_family",
     "numerics",
+    "numerics_extras",
     "plots",
+    "prose_equations",
     "properties",
     "published_check",
     "questions",
@@ -64,6 +68,8 @@ FAST_TESTS = (
     "verdicts",
     "widget_slides",
     "widgets",
+    "widgets_behaviour",
+    "speed_checks",
     "classroom/test_hub_launcher",  # the class hub's launcher and its recipe; the hub itself needs root
     "classroom/test_values_yaml",
 )
