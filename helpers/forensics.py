@@ -34,7 +34,7 @@ module runs the probes and puts one Fingerprint together. Introduced in notebook
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -135,6 +135,11 @@ class Fingerprint:
         from helpers.forensics_display import fingerprint_html
 
         return fingerprint_html(self)
+
+
+def _with_differences(print_: Fingerprint) -> Fingerprint:
+    """The fingerprint with its sentences on how it departs from PyTorch, read off its own fields."""
+    return replace(print_, differences=differences_from_torch(print_))
 
 
 def fingerprint(
@@ -260,19 +265,8 @@ def _fingerprint(call: Caller, fn, name: str, n: int) -> Fingerprint:
     )
     if axis == "neither":
         measured = Measurements(**common, output_dtypes=tuple(sorted(call.output_dtypes)))
-        return Fingerprint(
-            name,
-            None,
-            None,
-            None,
-            None,
-            axis,
-            None,
-            False,
-            differences_from_torch(None, None, None, None, axis, None, gamma_kind, False),
-            gamma_kind,
-            None,
-            measured,
+        return _with_differences(
+            Fingerprint(name, None, None, None, None, axis, None, False, [], gamma_kind, None, measured)
         )
 
     def along(x, dtype=None):  # fn seen as a row-wise function, with any γ and β divided out
@@ -363,22 +357,7 @@ def _fingerprint(call: Caller, fn, name: str, n: int) -> Fingerprint:
         match_tolerance=tolerance,
         eps_tolerance=max(1e-3, 10 * noise),
     )
-    differences = differences_from_torch(
-        centres,
-        variance,
-        placement,
-        eps,
-        axis,
-        one_pass,
-        gamma_kind,
-        matches,
-        affine_undone=gamma is not None,
-        difference=difference,
-        factor=factor,
-        machine=machine,
-        eps_tolerance=max(1e-3, 10 * noise),
-    )
-    return Fingerprint(
+    print_ = Fingerprint(
         name,
         centres,
         variance,
@@ -387,7 +366,7 @@ def _fingerprint(call: Caller, fn, name: str, n: int) -> Fingerprint:
         axis,
         one_pass,
         matches,
-        differences,
+        [],
         gamma_kind,
         None,
         measured,
@@ -396,3 +375,4 @@ def _fingerprint(call: Caller, fn, name: str, n: int) -> Fingerprint:
         factor,
         machine,
     )
+    return _with_differences(print_)

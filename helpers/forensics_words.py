@@ -36,22 +36,17 @@ def departures(f) -> str:
     return ", ".join(word for word, applies in words if applies) or "nothing"
 
 
-def differences_from_torch(
-    centres,
-    variance,
-    placement,
-    eps,
-    axis,
-    one_pass,
-    gamma_kind,
-    matches,
-    affine_undone=False,
-    difference=None,
-    factor=1.0,
-    machine=False,
-    eps_tolerance=1e-3,
-) -> list[str]:
-    """One plain sentence per way this LayerNorm departs from PyTorch's."""
+def differences_from_torch(print_) -> list[str]:
+    """One plain sentence per way this LayerNorm (a ``Fingerprint``, its measurements included) departs
+    from PyTorch's."""
+    centres, variance, placement, eps = print_.centres, print_.variance, print_.eps_placement, print_.eps
+    axis, one_pass, gamma_kind, matches = print_.axis, print_.one_pass, print_.gamma, print_.matches_torch
+    factor, machine, measured = print_.factor, print_.machine_eps, print_.measured
+    affine_undone, difference, eps_tolerance = (
+        measured.affine_undone,
+        measured.torch_difference,
+        measured.eps_tolerance,
+    )
     found = []
     if axis == "columns":
         found.append(
