@@ -11,14 +11,13 @@ tolerance (the code checker), and not just outside it; the command line's output
 from __future__ import annotations
 
 import math
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_driver import finish, start
 
 from helpers import answer_check, exercise_cases
 from helpers.answer_check import diagnose, known_mistakes, typed_places
@@ -271,7 +270,7 @@ def test_nan_in_one_row_of_the_result_gets_the_nan_sentence():
 
 # --- 5. the command line's output matrix uses γ and β --------------------------------------------
 
-ENV = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(ROOT)}
+
 GAMMA, BETA = [2.0, 0.5, -1.5], [0.25, -1.0, 3.0]
 AFFINE = {
     "gamma and beta": (["--gamma", *map(str, GAMMA), "--beta", *map(str, BETA)], GAMMA, BETA),
@@ -283,23 +282,8 @@ AFFINE = {
 @pytest.fixture(scope="module")
 def affine_runs() -> dict[str, subprocess.CompletedProcess]:
     """`python -m helpers` with each γ/β, run side by side as a person runs it."""
-    processes = {
-        name: subprocess.Popen(
-            [sys.executable, "-m", "helpers", *args],
-            cwd=ROOT,
-            env=ENV,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
-        )
-        for name, (args, _, _) in AFFINE.items()
-    }
-    found = {}
-    for name, process in processes.items():
-        stdout, stderr = process.communicate(timeout=60)
-        found[name] = subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
-    return found
+    processes = {name: start(*args) for name, (args, _, _) in AFFINE.items()}
+    return {name: finish(process) for name, process in processes.items()}
 
 
 def _printed_rows(text: str) -> list[list[str]]:

@@ -12,32 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_driver import ENV, finish, run, start
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-ENV = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(ROOT)}
-
-
-def start(*args: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "helpers", *args],
-        cwd=ROOT,
-        env=ENV,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        encoding="utf-8",
-    )
-
-
-def finish(process: subprocess.Popen) -> subprocess.CompletedProcess:
-    stdout, stderr = process.communicate(timeout=60)
-    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
-
-
-def run(*args: str) -> subprocess.CompletedProcess:
-    return finish(start(*args))
 
 
 def numbers_of(output: str, label: str, occurrence: int = 0) -> list[str]:
