@@ -208,11 +208,8 @@ def normalise_form_errors(rows, dtype=np.float32, eps: float = DEFAULT_EPS) -> n
         truth = _exact_layer_norm(exact, eps)
         mean = dtype.type(exact.mean())
         rstd = dtype.type(1) / np.sqrt(dtype.type(((exact - exact.mean()) ** 2).mean()) + dtype.type(eps))
-        shift = -(mean * rstd)  # rounded to dtype
-        factored = ((x - mean) * rstd).astype(np.float64)
-        folded = (x * rstd + shift).astype(np.float64)
-        fused = (exact * float(rstd) + float(shift)).astype(dtype).astype(np.float64)
-        out.append([float(np.max(np.abs(form - truth))) for form in (factored, folded, fused)])
+        forms = normalise_forms(x, [mean], [rstd], dtype).values()
+        out.append([float(np.max(np.abs(form.astype(np.float64) - truth))) for form in forms])
     return np.array(out)
 
 
