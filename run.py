@@ -20,11 +20,11 @@ import sys
 MIN_PYTHON = (3, 10)
 
 # Each command's work lives in tools/ (standard library only), split by job.
-from tools.run_env import Failure, ensure_env  # noqa: E402,F401
-from tools.run_present import cmd_bench, cmd_lab, cmd_lecture, cmd_slides, lecture_command, lecture_env  # noqa: E402,F401
-from tools.run_tests import cmd_execute, cmd_test  # noqa: E402
+from tools.run.env import Failure, ensure_env  # noqa: E402,F401
+from tools.run.present import cmd_bench, cmd_lab, cmd_lecture, cmd_slides, lecture_command, lecture_env  # noqa: E402,F401
+from tools.run.tests import cmd_execute, cmd_test  # noqa: E402
 
-# run.py hub, hub-link, hub-publish: their own options (tools/run_hub.py, classroom/hub/).
+# run.py hub, hub-link, hub-publish: their own options (tools/run/hub.py, classroom/hub/).
 HUB_COMMANDS = {
     "hub": "serve the series to a class on one JupyterHub (needs root; see classroom/README.md)",
     "hub-link": "print the nbgitpuller link that puts the series in each student's home",

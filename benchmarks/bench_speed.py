@@ -8,7 +8,7 @@ Two regimes, labelled in the output:
 
 - in cache: the same input and the same preallocated output on every call, and only at sizes whose
   working set (inputs and outputs of the largest case, the backward pass) is at most a quarter of
-  the last-level cache (``helpers.speed.in_cache_limit``): that cache is shared with the other
+  the last-level cache (``helpers.lessons.speed.timing.in_cache_limit``): that cache is shared with the other
   core and, on a virtual machine, with other guests;
 - from memory: calls rotate over enough separate input/output sets that each array alone covers
   4 × the last-level cache, so every call reads its input from memory. These sizes may be larger.
@@ -24,7 +24,7 @@ the hypervisor took) and its own CPU time, so it knows how much of the machine o
 that case ran. It refuses to save (exit code 3, unless ``--force``, which marks the JSON) a run
 that started under load, a run in which others or steal took more than the limit for that thread
 count (stricter for the threaded cases, which need every core), and a run that contradicts itself
-(``helpers.speed_checks``: a case slower in cache than from memory, a roof from another thread
+(``helpers.lessons.speed.checks``: a case slower in cache than from memory, a roof from another thread
 count, an in-cache working set above a quarter of the cache).
 
 Outputs: PyTorch's LayerNorm forward and backward are timed through their functional calls
@@ -56,8 +56,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from anywhere without installing helpers
 
-from helpers import speed, speed_checks  # noqa: E402
-from helpers.formula import layer_norm_forward  # noqa: E402
+from helpers.core.formula import layer_norm_forward  # noqa: E402
+from helpers.lessons.speed import checks as speed_checks  # noqa: E402
+from helpers.lessons.speed import timing as speed  # noqa: E402
 
 EPS = 1e-5
 FEATURES = 1024
@@ -181,7 +182,7 @@ def numpy_out(x, out, gamma, beta):
 
 
 def numpy_formula(x, out, gamma, beta):
-    """helpers.formula.layer_norm_forward: clear, but every step allocates a new array."""
+    """helpers.core.formula.layer_norm_forward: clear, but every step allocates a new array."""
     return layer_norm_forward(x, EPS)[0] * gamma + beta
 
 
@@ -457,7 +458,7 @@ def lesson_overhead(torch, min_samples, min_seconds) -> list[dict]:
 
     cases = [
         ("pure Python loops", lambda i: pure_python(lists)),
-        ("numpy (helpers.formula)", lambda i: layer_norm_forward(x, EPS)),
+        ("numpy (helpers.core.formula)", lambda i: layer_norm_forward(x, EPS)),
         ("torch F.layer_norm (1 thread)", lambda i: torch.nn.functional.layer_norm(tx, (features,), eps=EPS)),
     ]
     torch.set_num_threads(1)  # even 5 rows are split across threads, and waking them is what this would time

@@ -146,5 +146,5 @@ if settings.class_service:
     c.JupyterHub.extra_user_scopes = {"access:services!service=class"}
     # The kernels post with the server's own JUPYTERHUB_API_TOKEN: the default server scopes, and this one.
     c.Spawner.server_token_scopes = ["users:activity!user", "access:servers!server", "access:services!service=class"]
-    # Straight to the service on loopback (no proxy hop); helpers/class_record.py sends only when set.
+    # Straight to the service on loopback (no proxy hop); helpers/checking/class_record.py sends only when set.
     c.Spawner.environment = {**c.Spawner.environment, "LAYERNORM_CLASS_URL": f"{class_url}/services/class/"}

@@ -15,9 +15,9 @@ import sys
 
 import numpy as np
 
-from helpers.data import RESIDUAL_CSV, load_matrix, load_residual, parse_number, parse_row
+from helpers.core.data import RESIDUAL_CSV, load_matrix, load_residual, parse_number, parse_row
+from helpers.core.layernorm import DEFAULT_EPS, layer_norm, layer_norm_steps
 from helpers.display import format_eps, show_matrix
-from helpers.layernorm import DEFAULT_EPS, layer_norm, layer_norm_steps
 
 
 class _OneLineErrorParser(argparse.ArgumentParser):

@@ -12,7 +12,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from helpers.layernorm import DEFAULT_EPS, layer_norm
+from helpers.core.layernorm import DEFAULT_EPS, layer_norm
 
 CLOSE_TOLERANCE = 1e-12  # float64 results this near each other agree up to rounding noise
 

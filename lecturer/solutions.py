@@ -1,7 +1,7 @@
 """Solutions to the "Your turn" code exercises of notebooks 02–08, for the lecturer.
 
-Never shown in the student notebooks. ``tests/test_exercises.py`` runs every one through
-``helpers.exercises.check`` and asserts it passes; ``tools/lecturer_exercises.py`` copies them
+Never shown in the student notebooks. ``tests/checking/test_exercises.py`` runs every one through
+``helpers.exercises.check`` and asserts it passes; ``tools/build/lecturer_exercises.py`` copies them
 into ``lecturer/exercises.md``.
 """
 

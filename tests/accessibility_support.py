@@ -1,7 +1,7 @@
 """axe-core in the browser tests: fetched once from npm (pinned, checked), loaded into the page from a local file.
 
 axe-core (Deque's accessibility rules engine, the one browser audits use) is fetched with `npm pack`
-by the same function that fetches the slides' reveal.js (tools/lecture_slides.py ``npm_tarball``),
+by the same function that fetches the slides' reveal.js (tools/build/lecture_slides.py ``npm_tarball``),
 into build/npm/, checked against its sha512 every time, and its ``axe.min.js`` copied to build/axe/.
 No CDN: the page loads it from that file. :func:`axe_scan` runs it on the series' own content only.
 """
@@ -22,9 +22,7 @@ SERIOUS = ("serious", "critical")
 def axe_script() -> Path:
     """build/axe/axe-core-VERSION.min.js, fetched and checked the first time. Raises with a plain reason."""
     if not AXE_SCRIPT.is_file():
-        spec = importlib.util.spec_from_file_location("tools_lecture_slides", ROOT / "tools" / "lecture_slides.py")
-        slides = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(slides)
+        slides = importlib.import_module("tools.build.lecture_slides")
         tarball = slides.npm_tarball("axe-core", AXE_VERSION, AXE_INTEGRITY)
         with tarfile.open(tarball) as archive:
             script = archive.extractfile("package/axe.min.js").read()

@@ -9,10 +9,18 @@ only conftest.py on the test path so that the import is unambiguous.
 from __future__ import annotations
 
 import math
+import sys
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
+
+# tests/ is on sys.path (this file's folder) for the shared support modules; the root is too, for
+# `import tools.<job>.<module>` from any folder of tests.
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
 # The lesson's residual matrix exactly as printed, so that exact references start from its decimals.
 LESSON_X_TEXT = (

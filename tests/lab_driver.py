@@ -158,8 +158,8 @@ def save_screenshot(page, name: str) -> Path:
 class SharedSession:
     """Chromium, a JupyterLab serving a temporary copy of the notebooks, and one JupyterLab page.
 
-    Made once per pytest run by :func:`shared_session` (tests/test_browser.py and
-    tests/test_accessibility.py both use it, so their notebooks are run once), closed when pytest
+    Made once per pytest run by :func:`shared_session` (tests/browser/test_browser.py and
+    tests/browser/test_accessibility.py both use it, so their notebooks are run once), closed when pytest
     ends. ``runs`` keeps each notebook's Run All result (see :func:`run_notebook_once`).
     """
 

@@ -1,6 +1,6 @@
 """The numbers a notebook's prose may quote, each computed here with where it comes from.
 
-tests/test_prose_numbers.py reads every markdown cell and fails on a decimal number (0.446, −1.27,
+tests/notebooks/test_prose_numbers.py reads every markdown cell and fails on a decimal number (0.446, −1.27,
 1e-5, 4.28, …) that is not one of these facts at the number of places it is written with. So a
 sentence can only quote what helpers computes (helpers itself is checked against torch and plain
 numpy in the other tests), and a typo or a stale number in the prose fails the tests.
@@ -28,9 +28,9 @@ import prose_facts_11
 import prose_facts_12
 
 import helpers
+from helpers.core.layernorm import STAGES
+from helpers.core.published_table import check_published_output
 from helpers.display import format_number
-from helpers.layernorm import STAGES
-from helpers.published_check import check_published_output
 
 EXACT_PLACES = (2, 3, 4, 5)
 HAND_DECIMALS = (1, 2, 3)

@@ -2,10 +2,10 @@
 
 (And the check-your-answer boxes: ANSWER_STEPS, ANSWER_OUTCOMES below.)
 
-The steps and the named mistakes come from the one catalogue, helpers/mistakes.py (through
-helpers/exercise_cases.py for the code checker), so a mistake added there is accepted here
+The steps and the named mistakes come from the one catalogue, helpers/checking/mistakes.py (through
+helpers/checking/cases.py for the code checker), so a mistake added there is accepted here
 without a second list to keep in step. The other keys are the
-outcomes helpers/exercises.py and helpers/exercise_module.py name in place (a stub, a time-out,
+outcomes helpers/checking/exercises.py and helpers/checking/module_check.py name in place (a stub, a time-out,
 the wrong type, ...); tests/classroom/test_class_service_units.py checks this list against
 those two files.
 """
@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository: `import helpers`
 
-from helpers import mistakes as catalogue  # noqa: E402
-from helpers.answer_check import QUANTITIES  # noqa: E402
-from helpers.exercise_cases import STEPS, mistakes  # noqa: E402
+from helpers.checking import mistakes as catalogue  # noqa: E402
+from helpers.checking.answers import QUANTITIES  # noqa: E402
+from helpers.checking.cases import STEPS, mistakes  # noqa: E402
 
 NOTEBOOKS = tuple(f"{number:02d}" for number in range(14))  # "00" .. "13"
 
@@ -48,8 +48,8 @@ OUTCOMES = {
 }
 
 
-# The check-your-answer boxes (helpers/answer_check.py): their steps, and the verdicts they give that
-# are not mistakes of the catalogue (those come from helpers/mistakes.py, with the code checker's).
+# The check-your-answer boxes (helpers/checking/answers.py): their steps, and the verdicts they give that
+# are not mistakes of the catalogue (those come from helpers/checking/mistakes.py, with the code checker's).
 ANSWER_STEPS = tuple(f"answer-{quantity}" for quantity in QUANTITIES)
 ANSWER_OUTCOMES = {
     "too-few-places": "fewer places than asked",

@@ -1,23 +1,10 @@
 """Showing numbers: aligned plain text (terminals, print, nbval) and HTML tables (Jupyter).
 
-Nothing here computes LayerNorm; it formats what ``helpers.layernorm`` computed. Output is
+Nothing here computes LayerNorm; it formats what ``helpers.core.layernorm`` computed. Output is
 deterministic: a fixed number of places, never ``-0.000``, long rows elided in the middle as numpy
 does. Introduced in notebook 01.
 """
 
-from helpers.display.checks import (
-    comparison_html,
-    comparison_table,
-    comparison_text,
-    eps_fits_html,
-    eps_fits_table,
-    eps_fits_text,
-    format_difference,
-    format_eps_range,
-    published_check_html,
-    published_check_table,
-    published_check_text,
-)
 from helpers.display.formatting import (
     DEFAULT_PLACES,
     EDGE_ITEMS,
@@ -43,6 +30,19 @@ from helpers.display.formulas import (
 from helpers.display.matrix import MatrixView, show_matrix, side_by_side
 from helpers.display.model import Cell, Row, Table, render_html, render_text
 from helpers.display.steps import EXACT_EXTRA_PLACES, stage_names, steps_html, steps_table, steps_text
+from helpers.display.verdicts import (
+    comparison_html,
+    comparison_table,
+    comparison_text,
+    eps_fits_html,
+    eps_fits_table,
+    eps_fits_text,
+    format_difference,
+    format_eps_range,
+    published_check_html,
+    published_check_table,
+    published_check_text,
+)
 
 __all__ = [
     "DEFAULT_PLACES",

@@ -6,9 +6,9 @@ import math
 
 import numpy as np
 
+from helpers.core.layernorm import STAGES
 from helpers.display.formatting import DEFAULT_PLACES, STAGE_LABELS, format_eps, format_values, places_for
 from helpers.display.model import StageLine, StepsTable, render_steps_html, render_steps_text
-from helpers.layernorm import STAGES
 
 EXACT_EXTRA_PLACES = 2  # a hand-rounded record shows the exact values with this many more places
 

@@ -3,7 +3,7 @@
 Only core ipywidgets, and only what ipywidgets 7.7 (Google Colab) and 8.1 (JupyterLab, Notebook 7)
 both have, so the same notebook runs unchanged everywhere. Every widget:
 
-- computes with ``helpers.layernorm`` and shows numbers through ``helpers.display``;
+- computes with ``helpers.core.layernorm`` and shows numbers through ``helpers.display``;
 - renders results into HTML values (not printed into an Output), so a stored notebook is the same
   with or without a browser;
 - prints as its current numbers in aligned text (``repr``), which is what a terminal, nbval and

@@ -6,9 +6,10 @@ import html
 
 import ipywidgets as widgets
 
-from helpers import answer_check, class_record
-from helpers.data import parse_row
-from helpers.layernorm import DEFAULT_EPS
+from helpers.checking import answers as answer_check
+from helpers.checking import class_record
+from helpers.core.data import parse_row
+from helpers.core.layernorm import DEFAULT_EPS
 from helpers.widgets.base import (
     _MESSAGE_COLOUR,
     _WIDE,
@@ -114,7 +115,7 @@ class AnswerChecker(NumbersBox):
 def answer_checker(row, quantity, index=None, eps=DEFAULT_EPS, places=None, gamma=None, beta=None) -> AnswerChecker:
     """A check-your-answer box for ``quantity`` ("mean", "variance", "std", "normalised" or "output",
     the last two with ``index`` counted from 0 picking the value, "output" with ``gamma`` and ``beta``)
-    of ``row``; the verdict comes from :func:`helpers.answer_check.diagnose`. ``places`` is how many
+    of ``row``; the verdict comes from :func:`helpers.checking.answers.diagnose`. ``places`` is how many
     decimal places the question asks for (see ``answer_check.diagnose``). Introduced in notebook 02.
     """
     return AnswerChecker(row, quantity, index=index, eps=eps, places=places, gamma=gamma, beta=beta)

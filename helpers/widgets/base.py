@@ -10,9 +10,9 @@ import math
 import ipywidgets as widgets
 import numpy as np
 
-from helpers.accessibility import host_fixes_bundle, needs_host_fixes
-from helpers.data import parse_number
-from helpers.validation import check_matrix, check_row_index, eps_from_text
+from helpers.core.data import parse_number
+from helpers.core.validation import check_matrix, check_row_index, eps_from_text
+from helpers.widgets.accessibility import host_fixes_bundle, needs_host_fixes
 
 # ipywidgets 8 gives a widget's text form through _repr_mimebundle_, 7.x through _ipython_display_.
 IPYWIDGETS_8 = hasattr(widgets.Widget, "_repr_mimebundle_")
@@ -82,7 +82,7 @@ class NumbersBox(widgets.VBox):
 
         def _ipython_display_(self, **kwargs):
             """The widget, then (when it holds a slider or a drop-down) the script that names slider handles
-            and keeps the arrow keys in drop-downs: see helpers.accessibility."""
+            and keeps the arrow keys in drop-downs: see helpers.widgets.accessibility."""
             from IPython.display import display
 
             display(self._repr_mimebundle_(**kwargs), raw=True)
@@ -160,7 +160,7 @@ def _check_row_index(index, rows: int) -> int:
 
 
 def _check_eps_value(eps) -> float:
-    """eps given in code or typed into a box: the one rule of :mod:`helpers.validation`."""
+    """eps given in code or typed into a box: the one rule of :mod:`helpers.core.validation`."""
     return eps_from_text(eps)
 
 

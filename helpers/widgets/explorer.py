@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
+from helpers.core.layernorm import DEFAULT_EPS, layer_norm_steps
 from helpers.display import (
     STAGE_LABELS,
     filled_formulas_html,
@@ -12,7 +13,6 @@ from helpers.display import (
     mode_text,
     show_matrix,
 )
-from helpers.layernorm import DEFAULT_EPS, layer_norm_steps
 from helpers.widgets.base import (
     EXPLORER_STAGES,
     NumbersBox,

@@ -5,10 +5,10 @@ from __future__ import annotations
 import ipywidgets as widgets
 import numpy as np
 
-from helpers.accessibility import name
-from helpers.data import parse_number
+from helpers.core.data import parse_number
+from helpers.core.layernorm import DEFAULT_EPS, frozen_array, layer_norm, layer_norm_steps
 from helpers.display import format_eps, show_matrix, side_by_side, stage_names, steps_html, steps_text
-from helpers.layernorm import DEFAULT_EPS, frozen_array, layer_norm, layer_norm_steps
+from helpers.widgets.accessibility import name
 from helpers.widgets.base import (
     _MESSAGE_COLOUR,
     _WIDE,
@@ -45,7 +45,7 @@ class MatrixEditor(NumbersBox):
         # Each cell's name is its description, "row 1, feature f1": to the eye the grid's row and column
         # headers say it, so the label is zero-wide (in the page, so read out, but not drawn; the
         # "visually hidden" label). ipywidgets 8 links it to the input (<label for>); 7.7 (Colab) does
-        # not, so there the name is also the label's hover text (helpers.accessibility.name).
+        # not, so there the name is also the label's hover text (helpers.widgets.accessibility.name).
         self.cells = [
             [
                 name(

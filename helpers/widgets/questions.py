@@ -6,8 +6,8 @@ import html
 
 import ipywidgets as widgets
 
-from helpers.accessibility import name
-from helpers.data import parse_number
+from helpers.core.data import parse_number
+from helpers.widgets.accessibility import name
 from helpers.widgets.base import _MESSAGE_COLOUR, _WIDE, NumbersBox, _never_raises, _number_argument
 
 

@@ -7,12 +7,12 @@ import html
 import ipywidgets as widgets
 import numpy as np
 
-from helpers.accessibility import caption_html, describe_image, result_sentence, status_html
-from helpers.data import parse_number, parse_row, split_row
+from helpers.core.data import parse_number, parse_row, split_row
+from helpers.core.layernorm import DEFAULT_EPS, STAGES, layer_norm_steps
+from helpers.core.validation import MAX_DECIMALS, InputError, check_decimals
 from helpers.display import STAGE_LABELS, stage_names, steps_html, steps_text
-from helpers.layernorm import DEFAULT_EPS, STAGES, layer_norm_steps
-from helpers.number_line import number_line_alt, number_line_text
-from helpers.validation import MAX_DECIMALS, InputError, check_decimals
+from helpers.plots.number_line import number_line_alt, number_line_text
+from helpers.widgets.accessibility import caption_html, describe_image, result_sentence, status_html
 from helpers.widgets.base import (
     _WIDE,
     EPS_SLIDER_EXPONENTS,
@@ -30,7 +30,7 @@ from helpers.widgets.base import (
 class RowEditor(NumbersBox):
     """Edit one row, eps, gamma and beta and see every stage of LayerNorm update at once.
 
-    Made by :func:`row_editor`. ``record`` is the last good :class:`~helpers.layernorm.LayerNormSteps`;
+    Made by :func:`row_editor`. ``record`` is the last good :class:`~helpers.core.layernorm.LayerNormSteps`;
     ``message`` the current problem in plain words ("" when there is none).
     """
 
@@ -362,8 +362,8 @@ class RowEditor(NumbersBox):
 
 def _NumberLinePicture():
     """The number line the row editor redraws on every edit (matplotlib is imported only when a plot is
-    asked for): one Figure whose unchanging parts are drawn once, see helpers.number_line."""
-    from helpers.number_line import NumberLinePicture
+    asked for): one Figure whose unchanging parts are drawn once, see helpers.plots.number_line."""
+    from helpers.plots.number_line import NumberLinePicture
 
     return NumberLinePicture()
 

@@ -1,5 +1,5 @@
 """The class service's parts without a hub: what may be recorded, the checks on a posted body,
-and helpers.class_record's sending (against a small local stand-in server).
+and helpers.checking.class_record's sending (against a small local stand-in server).
 
 Runs in the project's own environment (no JupyterHub needed); test_class_service.py runs the whole
 thing on a real hub.
@@ -25,8 +25,8 @@ sys.path.insert(0, str(ROOT))
 
 from classroom.service import results  # noqa: E402
 from classroom.service.catalogue import ANSWER_STEPS, MISTAKES, NOTEBOOKS, STEPS  # noqa: E402
-from helpers import class_record  # noqa: E402
-from helpers.answer_check import QUANTITIES  # noqa: E402
+from helpers.checking import class_record  # noqa: E402
+from helpers.checking.answers import QUANTITIES  # noqa: E402
 
 
 def body(**fields) -> bytes:
@@ -46,7 +46,7 @@ def test_every_key_the_checker_names_is_in_the_catalogue():
 
 
 def test_every_mistake_an_answer_box_names_is_in_the_catalogue():
-    from helpers import answer_check
+    from helpers.checking import answers as answer_check
 
     rng = np.random.default_rng(7)
     named = set()
@@ -116,7 +116,7 @@ def test_a_bad_body_is_refused_with_one_sentence(raw):
     assert message[0].isupper() and message.endswith(".") and "\n" not in message
 
 
-# --- helpers.class_record -------------------------------------------------------------------------
+# --- helpers.checking.class_record -------------------------------------------------------------------------
 class StandIn(BaseHTTPRequestHandler):
     """Answers like the service: 201, or the status the test sets; remembers what it got."""
 
@@ -210,14 +210,14 @@ def test_a_refused_verdict_is_dropped_not_retried(service, tmp_path):
 
 
 def test_the_checker_is_unchanged_outside_a_hub():
-    from helpers import exercises
+    from helpers.checking import exercises
 
     result = exercises.check("mean", lambda row: sum(row) / len(row))
     assert result.passed and exercises.check.__name__ == "check" and exercises.check.__wrapped__
 
 
 def test_an_answer_box_verdict_is_sent(service, monkeypatch, tmp_path):
-    from helpers import answer_check
+    from helpers.checking import answers as answer_check
 
     monkeypatch.setattr(class_record, "PENDING", tmp_path / "pending.jsonl")
     monkeypatch.setattr(class_record.os, "environ", hub_environ(service))

@@ -78,14 +78,16 @@ def test_a_published_fix_arrives_and_the_students_work_stays(hub):
             setup = next(c for c in notebook["cells"] if "SetupProblem" in "".join(c["source"]))
             await kernel.run("".join(setup["source"]))
             await kernel.run(STUDENT_CODE)
-            verdict = (await kernel.run('import helpers.exercises\nhelpers.exercises.check("mean", mean)'))["text"]
+            verdict = (await kernel.run('import helpers.checking.exercises\nhelpers.exercises.check("mean", mean)'))[
+                "text"
+            ]
             await kernel.close()
             for cell in notebook["cells"]:
                 text = "".join(cell["source"])
                 if cell["cell_type"] == "code" and "def mean" in text and "raise NotImplementedError" in text:
                     cell["source"] = STUDENT_CODE
                     cell["execution_count"] = 1
-                if cell["cell_type"] == "code" and 'helpers.exercises.check("mean"' in text:
+                if cell["cell_type"] == "code" and 'helpers.checking.exercises.check("mean"' in text:
                     cell["outputs"] = [nbformat.v4.new_output("stream", name="stdout", text=verdict)]
                     cell["execution_count"] = 2
             await student.save("02_mean.ipynb", notebook)
@@ -99,7 +101,7 @@ def test_a_published_fix_arrives_and_the_students_work_stays(hub):
             notes = await student.notebook("my_notes.ipynb")
             extra = await student.notebook("extra.ipynb")
             status, helpers_text = await student.request(
-                student.server("api/contents/layernorm-step-by-step/helpers/exercises.py?content=1")
+                student.server("api/contents/layernorm-step-by-step/helpers/checking/exercises.py?content=1")
             )
             return verdict, commit, log, after, notes, extra, json.loads(helpers_text)["content"]
         finally:
@@ -111,7 +113,7 @@ def test_a_published_fix_arrives_and_the_students_work_stays(hub):
     sources = ["".join(cell["source"]) for cell in after["cells"]]
     # the student's work: their function and its output
     assert STUDENT_CODE in sources
-    check_cell = next(c for c in after["cells"] if 'helpers.exercises.check("mean"' in "".join(c["source"]))
+    check_cell = next(c for c in after["cells"] if 'helpers.checking.exercises.check("mean"' in "".join(c["source"]))
     assert verdict in "".join(check_cell["outputs"][0]["text"])
     assert "my notes on the mean" in "".join(notes["cells"][0]["source"])
     # the fix: every line the student did not touch

@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 from classroom.hub import accounts, install, launch, link, roster  # noqa: E402
 from classroom.hub.settings import HubSettings  # noqa: E402
 from tools import run_hub  # noqa: E402
-from tools.run_env import Failure  # noqa: E402
+from tools.run.env import Failure  # noqa: E402
 
 
 def test_a_class_list_with_comments_and_instructors():

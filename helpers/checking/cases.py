@@ -1,0 +1,251 @@
+"""The unseen cases :func:`helpers.checking.exercises.check` runs a learner's function on, and what each named
+mistake would give on them. Pure maths: numpy only, no display, no torch.
+
+Every expected value comes from :func:`helpers.core.formula.layer_norm_forward` (or the hand-rounded
+record of :func:`helpers.core.layernorm.layer_norm_steps`); every mistake is the same formula with one
+thing done wrong, so a learner's result is matched against what that mistake really produces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from helpers.checking import mistakes as catalogue
+from helpers.core.data import load_residual
+from helpers.core.formula import layer_norm_forward
+from helpers.core.layernorm import DEFAULT_EPS, layer_norm_steps
+
+SEED = 20240914  # the cases are random, but the same every time
+ROW_STEPS = ("mean", "variance", "std", "normalise")
+STEPS = (*ROW_STEPS, "scale_shift", "layer_norm", "module")
+ROUNDING_PLACES = (1, 2, 3, 4)
+
+
+U32 = 2.0**-24  # float32's unit roundoff
+FLOAT64_TOLERANCE = (1e-7, 1e-9)  # (relative, absolute): a near miss of 1 + 3e-6 fails; float64 noise is ~1e-16
+FLOAT32_RELATIVE = 1e-4
+FAR = 100.0  # a row is "far from zero" when |μ| is this many times its std: where one-pass breaks in float32
+
+
+@dataclass(frozen=True)
+class Case:
+    """One call of the learner's function: a description, the arguments, the right answer, and the
+    step it checks (the float32 tolerance depends on the step)."""
+
+    label: str
+    args: tuple
+    expected: np.ndarray
+    dtype: type = np.float64
+    step: str = "normalise"
+
+    @property
+    def tolerance(self) -> tuple[float, object]:
+        """(relative, absolute) room for floating-point noise at this case's precision: for float64 a
+        fixed 1e-7 relative (a near miss of 1 + 3e-6 fails). For float32 1e-4 relative plus, row by row,
+        eight times the worst rounding of a float32 sum of n values of the row's size, and what the
+        mean's own rounding δ = n·u·max|x| does to the variance (δ²): so a correct float32 row far from
+        zero passes, and the one-pass variance, whose error grows with μ² instead of μ, does not."""
+        if self.dtype != np.float32:
+            return FLOAT64_TOLERANCE
+        x = np.asarray(self.args[0], dtype=np.float64)
+        n = x.shape[-1]
+        if self.step == "scale_shift":
+            return (FLOAT32_RELATIVE, 1e-5 + 1e-5 * float(np.max(np.abs(self.args[1]))))
+        room = 8 * n * U32  # eight times the worst rounding of a float32 sum of n values
+        eps = self.args[1] if len(self.args) > 1 else 0.0
+        top = np.max(np.abs(x), axis=-1, keepdims=True)
+        var = x.var(axis=-1, keepdims=True)
+        delta = n * U32 * top  # the float32 mean's own rounding
+        if self.step == "mean":
+            atol = 1e-6 + room * top
+        elif self.step == "variance":
+            atol = 1e-6 + room * var + delta**2
+        elif self.step == "std":
+            atol = 1e-6 + room * np.sqrt(var) + delta**2 / (np.sqrt(var + eps + delta**2) + np.sqrt(var + eps))
+        else:  # x̂, row by row: the mean's rounding, u·|x|, divided by the row's std
+            atol = 1e-5 + room * top / np.sqrt(var + eps)
+        return (FLOAT32_RELATIVE, atol.reshape(()) if self.step in ("mean", "variance", "std") else atol)
+
+    @property
+    def far(self) -> bool:
+        """True when some row of the input sits far from zero: |μ| ≥ FAR · σ (not for scale_shift's x̂)."""
+        if self.step == "scale_shift":
+            return False
+        x = np.atleast_2d(np.asarray(self.args[0], dtype=np.float64))
+        return bool(np.any(np.abs(x.mean(axis=-1)) >= FAR * (x.std(axis=-1) + 1e-30)))
+
+    @property
+    def far_from_zero(self) -> bool:
+        """True for a float32 case far from zero: where the one-pass variance fails."""
+        return self.dtype == np.float32 and self.far
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A named mistake for one step: ``key`` for tests, ``name`` in plain words, ``entry`` (the
+    :class:`helpers.checking.mistakes.Mistake` it comes from: ``advice(context)`` is the sentence a learner
+    reads), and ``result(args)``, what a function making this mistake returns (None: it fails;
+    ``result`` itself None: rounding or the one-pass variance, recognised by the checker another way)."""
+
+    key: str
+    name: str
+    entry: catalogue.Mistake
+    result: object
+
+    def advice(self, x, eps: float = DEFAULT_EPS) -> str:
+        return self.entry.advice(catalogue.Context(np.asarray(x, dtype=np.float64), eps))
+
+
+def rows() -> list[tuple[str, np.ndarray]]:
+    """The rows the single-row steps are checked on, none of them a row the learner has worked."""
+    rng = np.random.default_rng(SEED)
+    x = load_residual()
+    found = [(f"a random row of {n} values", np.round(rng.normal(0, 1, n), 3)) for n in (4, 2, 7)]
+    found.append(("row 5 of the lesson's matrix", x[4].copy()))
+    found.append(("a constant row (every value the same)", np.full(4, 0.5)))
+    found.append(("a row far from zero (1000 added to each value)", np.round(rng.normal(0, 1, 5), 3) + 1000.0))
+    found.append(("a random row of 6 values in float32", np.round(rng.normal(0, 2, 6), 3).astype(np.float32)))
+    found.append(
+        (
+            "a row of 8 values far from zero in float32 (1000 added to each)",
+            (np.round(rng.normal(0, 1, 8), 3) + 1000.0).astype(np.float32),
+        )
+    )
+    found.append(("a wide row of 32 values", np.round(rng.normal(0, 1, 32), 3)))
+    found.append(("a row of small spread, where ε matters (σ² ≈ 1e-4)", np.round(rng.normal(0, 0.01, 5), 5)))
+    found.append(
+        ("a row far from zero at float64's edge (10,000 added, spread 10)", np.round(rng.normal(0, 10, 6), 3) + 1e4)
+    )
+    found.append(("a constant row far from zero (every value 10000.3)", np.full(3, 10000.3)))
+    return found
+
+
+def matrices() -> list[tuple[str, np.ndarray]]:
+    """The matrices ``layer_norm`` and ``scale_shift`` are checked on: more rows than columns, more
+    columns than rows, and square (where a mix-up of the axes still gives the right shape)."""
+    rng = np.random.default_rng(SEED + 1)
+    found = [
+        ("a random 4 × 3 matrix", np.round(rng.normal(0, 1, (4, 3)), 3)),
+        ("a random 2 × 5 matrix", np.round(rng.normal(0, 1, (2, 5)), 3)),
+        ("a random 3 × 3 matrix", np.round(rng.normal(0, 1, (3, 3)), 3)),
+    ]
+    with_constant = np.round(rng.normal(0, 1, (3, 4)), 3) + 1000.0
+    with_constant[1] = 0.5
+    found.append(("a 3 × 4 matrix far from zero, with a constant row", with_constant))
+    found.append(("a random 5 × 3 matrix in float32", np.round(rng.normal(0, 2, (5, 3)), 3).astype(np.float32)))
+    found.append(
+        (
+            "a 3 × 6 matrix far from zero in float32 (1000 added)",
+            (np.round(rng.normal(0, 1, (3, 6)), 3) + 1000.0).astype(np.float32),
+        )
+    )
+    found.append(("a 1 × 4 matrix (one token)", np.round(rng.normal(0, 1, (1, 4)), 3)))
+    found.append(("a 2 × 3 matrix of small spread (σ² ≈ 1e-4)", np.round(rng.normal(0, 0.01, (2, 3)), 5)))
+    return found
+
+
+def _forward(x, eps):
+    x_hat, mean, var, std = layer_norm_forward(np.asarray(x, dtype=np.float64), eps)
+    return x_hat, mean, var, std
+
+
+def _scalar(stat) -> np.ndarray:
+    return np.asarray(stat, dtype=np.float64).reshape(())
+
+
+def cases(step: str, eps: float = DEFAULT_EPS) -> list[Case]:
+    """The cases for ``step`` ("mean", "variance", "std", "normalise", "scale_shift" or "layer_norm")."""
+    if step in ROW_STEPS:
+        found = []
+        for label, row in rows():
+            x_hat, mean, var, std = _forward(row, eps)
+            expected = {"mean": _scalar(mean), "variance": _scalar(var), "std": _scalar(std), "normalise": x_hat}[step]
+            args = (row,) if step in ("mean", "variance") else (row, eps)
+            found.append(Case(label, args, expected, row.dtype.type, step))
+        if step in ("std", "normalise"):  # a larger ε, so that a function ignoring its ε argument shows
+            label, row = rows()[0]
+            x_hat, _, _, std = _forward(row, 1e-2)
+            found.append(
+                Case(label + ", with ε = 0.01", (row, 1e-2), _scalar(std) if step == "std" else x_hat, step=step)
+            )
+        return found
+    if step == "layer_norm":
+        found = [Case(label, (x, eps), _forward(x, eps)[0], x.dtype.type, step) for label, x in matrices()]
+        label, x = matrices()[-1]  # a larger ε, so that a function ignoring its ε argument shows
+        return found + [Case(label + ", with ε = 0.01", (x, 1e-2), _forward(x, 1e-2)[0], step=step)]
+    if step == "scale_shift":
+        rng = np.random.default_rng(SEED + 2)
+        found = []
+        for label, x in matrices()[:3] + [("row 1 of the lesson, normalised", load_residual()[0])]:
+            x_hat = _forward(x, eps)[0]
+            n = x_hat.shape[-1]
+            gamma, beta = rng.uniform(0.5, 3, n), rng.uniform(-1, 1, n)  # every digit: float32 cannot hold them
+            if x_hat.ndim == 1:  # a β that nearly cancels γ · x̂ in feature 1: there a rounded γ shows at once
+                beta[0] = 1e-3 - gamma[0] * x_hat[0]
+                label += ", with an output near zero"
+            found.append(
+                Case(
+                    label.replace("random", "normalised random"), (x_hat, gamma, beta), gamma * x_hat + beta, step=step
+                )
+            )
+        return found
+    raise ValueError(f"There is no exercise step called {step!r}; choose one of: {', '.join(STEPS)}.")
+
+
+# ---------------------------------------------------------------------------------------------
+# What each mistake gives: the one catalogue, helpers.checking.mistakes, read for the step's quantity.
+
+QUANTITY = {"mean": "mean", "variance": "variance", "std": "std", "normalise": "normalised"}
+
+
+def _hand_rounded(step, args):
+    """What rounding every step to 1 … 4 places by hand gives (a list of arrays)."""
+    found = []
+    row = np.asarray(args[0], dtype=np.float64)
+    eps = args[1] if len(args) > 1 else DEFAULT_EPS
+    if row.ndim != 1 or step not in ROW_STEPS:
+        return found
+    for places in ROUNDING_PLACES:
+        try:
+            record = layer_norm_steps(row, eps=eps, decimals=places)
+        except ValueError:
+            continue
+        value = {"mean": record.mean, "variance": record.variance, "std": record.std, "normalise": record.normalised}[
+            step
+        ]
+        found.append(np.asarray(value, dtype=np.float64))
+    return found
+
+
+def mistakes(step: str) -> list[Mistake]:
+    """The named mistakes for ``step``, single mistakes first (most common first), then two at once,
+    then rounding. Each comes from :mod:`helpers.checking.mistakes` with its ``result(args)`` for this step."""
+    if step not in STEPS or step == "module":
+        raise ValueError(f"There is no exercise step called {step!r}; choose one of: {', '.join(STEPS[:-1])}.")
+    quantity = "output" if step == "scale_shift" else QUANTITY.get(step, "normalised")
+    found = []
+    for entry in catalogue.for_quantity(quantity, matrix=step == "layer_norm"):
+        if step == "scale_shift" and entry.key == "not-normalised":
+            continue  # scale_shift is given x̂: it cannot leave the row unnormalised
+
+        def result(args, entry=entry):
+            if step == "scale_shift":
+                value = entry.value("output", args[0], gamma=args[1], beta=args[2], x_hat=args[0])
+            else:
+                value = entry.value(quantity, args[0], args[1] if len(args) > 1 else DEFAULT_EPS)
+            if value is None:
+                return None
+            return np.asarray(value).reshape(()) if step in ("mean", "variance", "std") else np.asarray(value)
+
+        found.append(Mistake(entry.key, entry.name, entry, None if entry.signature else result))
+    if step != "scale_shift":
+        found.append(Mistake(catalogue.ROUNDING.key, catalogue.ROUNDING.name, catalogue.ROUNDING, None))
+    return found
+
+
+def rounded_results(step: str, case: Case) -> list[np.ndarray]:
+    """What a function that rounds (its result, or every step by hand) returns for ``case``."""
+    found = [np.round(case.expected, places) for places in ROUNDING_PLACES]
+    return found + _hand_rounded(step, case.args)

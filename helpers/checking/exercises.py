@@ -1,0 +1,410 @@
+"""Check a learner's own code: ``helpers.checking.exercises.check("mean", mean)`` in the "Your turn" cells.
+
+``check(step, fn)`` runs ``fn`` on cases the learner has not seen (random rows of other widths, row 5,
+a constant row, values far from zero, float32 and float64), compares every result with
+:func:`helpers.core.formula.layer_norm_forward`, and returns a :class:`CheckResult`: ✓, or ✗ with the first
+failing input, the expected and the returned values, and a diagnosis that names the mistake the
+result matches (dividing by n − 1, ε outside the root, the wrong axis, …). It never raises: an
+exception in ``fn``, a stub, a wrong type, NaN or an endless loop each get one plain sentence.
+Introduced in notebook 02; the steps and signatures:
+
+    mean(row) -> float              variance(row) -> float         std(row, eps) -> float
+    normalise(row, eps) -> array    scale_shift(x_hat, gamma, beta) -> array
+    layer_norm(x, eps) -> 2-D array (the whole matrix)     "module": a torch.nn.Module class or instance
+
+Return types: mean, variance and std must return a number (a float or a 0-d numpy value); a list such
+as ``[m]`` or text such as ``str(m)`` is named as the wrong type. The array steps accept a numpy array
+or a plain list of numbers (numpy reads both the same), as long as its shape is right.
+"""
+
+from __future__ import annotations
+
+import html
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from helpers.checking import class_record
+from helpers.checking.cases import STEPS, Case, cases, mistakes, rounded_results
+from helpers.checking.sandbox import Stopped, stop_thread
+from helpers.core.layernorm import DEFAULT_EPS
+from helpers.display.formatting import scroll_box
+
+TIME_LIMIT = 3.0  # seconds for one call of the learner's function
+SCALAR_STEPS = ("mean", "variance", "std")
+PER_FEATURE = (
+    "γ and β are per feature: one per column. Your function treats them as one per row (numpy could "
+    "not line the shapes up); write gamma * x_hat + beta, which applies γ and β along each row's features."
+)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The verdict of :func:`check`. ``passed`` (bool), ``diagnosis`` (plain words), ``mistake`` (the
+    named mistake's key, e.g. "n-1", or None), and the first failing case: ``case`` (what it was),
+    ``expected`` and ``got`` (as text)."""
+
+    step: str
+    passed: bool
+    diagnosis: str
+    mistake: str | None = None
+    case: str = ""
+    arguments: str = ""
+    expected: str = ""
+    got: str = ""
+    count: int = 0
+
+    def __repr__(self) -> str:
+        mark = "✓" if self.passed else "✗"
+        lines = [f"{mark} {self.step}: {self.diagnosis}"]
+        if self.case:
+            lines += [f"  input:    {self.case}" + (f": {self.arguments}" if self.arguments else "")]
+        if self.expected:
+            lines += [f"  expected: {self.expected}", f"  got:      {self.got}"]
+        return "\n".join(lines)
+
+    __str__ = __repr__
+
+    def _repr_html_(self) -> str:
+        colour = "#1a7f37" if self.passed else "#b3261e"
+        mark = "✓" if self.passed else "✗"
+        rows = ""
+        for label, text in (
+            ("input", self.case + (f": {self.arguments}" if self.arguments else "")),
+            ("expected", self.expected),
+            ("got", self.got),
+        ):
+            if text:
+                rows += (
+                    f'<tr><th style="text-align:left;padding-right:1em">{label}</th>'
+                    f'<td style="text-align:left;font-family:monospace">{html.escape(text)}</td></tr>'
+                )
+        table = (
+            scroll_box(f'<table style="margin:0.3em 0 0 1.5em">{rows}</table>', f"{self.step} check") if rows else ""
+        )
+        return (
+            f'<div><div style="color:{colour}">'
+            f"<b>{mark} {html.escape(self.step)}</b>: {html.escape(self.diagnosis)}</div>{table}</div>"
+        )
+
+
+@class_record.recorded  # on the class hub, the verdict also goes to the lecturer's page
+def check(step: str, fn) -> CheckResult:
+    """Run the learner's ``fn`` for ``step`` on unseen cases; never raises. See the module docstring."""
+    name = str(step).strip().lower().replace("normalize", "normalise")
+    if name not in STEPS:
+        return CheckResult(
+            str(step), False, f"There is no exercise called {step!r}; the exercises are: {', '.join(STEPS)}."
+        )
+    if name == "module":
+        from helpers.checking.module_check import check_module  # torch, only here
+
+        return check_module(fn)
+    if not callable(fn):
+        return CheckResult(
+            name,
+            False,
+            f"check needs your function itself (for example `{name}`, without brackets); got {type(fn).__name__}.",
+        )
+    found = cases(name)
+    outcomes = []  # (case, result array, or None where fn raised)
+    raised = None  # the first case where fn raised, with its outcome
+    misshapen = None  # the first case where fn returned the wrong shape
+    for case in found:
+        outcome = run_call(fn, case.args)
+        if outcome.key == "exception":
+            raised = raised or (case, outcome)
+            outcomes.append((case, None))
+            continue
+        if outcome.key in ("not-written", "timeout"):
+            return CheckResult(name, False, outcome.problem, outcome.key)
+        if outcome.problem is not None:
+            return _failure(name, case, outcome.problem, mistake=outcome.key)
+        value, problem = _as_result(name, case, outcome.value)
+        if problem is not None and name in SCALAR_STEPS or problem is not None and value is None:
+            return _failure(name, case, problem, got=outcome.value, mistake=problem_key(problem))
+        if problem is not None:  # the wrong shape: reported unless a named mistake explains it
+            misshapen = misshapen or (case, problem, value)
+        if outcome.mutated:
+            return _failure(
+                name,
+                case,
+                "Your function changed the array it was given (it mutates its input): "
+                "work on a copy, e.g. `row = row - mean` instead of `row -= mean`.",
+                got=value,
+                mistake="mutates-input",
+            )
+        outcomes.append((case, value))
+    wrong = [
+        (case, value)
+        for case, value in outcomes
+        if value is None or np.shape(value) != case.expected.shape or not _close(value, case.expected, case)
+    ]
+    if not wrong:
+        return CheckResult(name, True, f"right on all {len(found)} unseen inputs: {_summary(found)}.", count=len(found))
+    case, value = wrong[0]
+    mistake = _match_mistake(name, outcomes)
+    if mistake is not None:
+        shown = _shown_case(mistake, outcomes, wrong)
+        case, value = shown
+        eps = case.args[1] if len(case.args) > 1 and name != "scale_shift" else DEFAULT_EPS
+        return _failure(
+            name,
+            case,
+            f"Looks like a known mistake: {mistake.name}. {mistake.advice(case.args[0], eps)}",
+            got=value,
+            mistake=mistake.key,
+        )
+    if misshapen is not None:
+        return _failure(name, misshapen[0], misshapen[1], got=misshapen[2], mistake="wrong-length")
+    if raised is not None and name == "scale_shift" and "broadcast" in str(raised[1].value):
+        return _failure(name, raised[0], PER_FEATURE, mistake="per-row")
+    if raised is not None:
+        return _failure(name, raised[0], raised[1].problem, mistake="exception")
+    if np.any(np.isnan(value)):
+        return _failure(
+            name,
+            case,
+            "Your function returned NaN (not a number), which comes from 0 / 0 or the root of a negative number.",
+            got=value,
+            mistake="nan",
+        )
+    where = _first_difference(value, case.expected)
+    return _failure(name, case, f"Your result differs from LayerNorm's {where}.", got=value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Running the learner's function safely
+
+
+@dataclass
+class Outcome:
+    value: object = None
+    problem: str | None = None
+    key: str | None = None
+    mutated: bool = False
+
+
+def run_call(fn, args, time_limit: float = TIME_LIMIT) -> Outcome:
+    """Call ``fn(*copies of args)`` in a daemon thread, so that an endless loop cannot hang the kernel."""
+    copies = tuple(np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args)
+    box: dict = {}
+
+    def target():
+        try:
+            with np.errstate(all="ignore"):  # 0 / 0 gets a plain sentence (NaN) instead of numpy's warning
+                box["value"] = fn(*copies)
+        except Stopped:
+            box["stopped"] = True
+        except BaseException as error:  # noqa: BLE001 — the learner's code may raise anything
+            box["error"] = error
+
+    thread = threading.Thread(target=target, daemon=True, name="helpers.checking.exercises check")
+    thread.start()
+    thread.join(time_limit)
+    if thread.is_alive() and not stop_thread(thread):
+        return Outcome(
+            problem=f"Your function did not finish within {time_limit:g} seconds: look for a loop "
+            "that never ends (a `while` whose condition never becomes false). It is still "
+            "running in the background: restart the kernel once you have fixed it.",
+            key="timeout",
+        )
+    if box.get("stopped"):
+        return Outcome(
+            problem=f"Your function did not finish within {time_limit:g} seconds, so the check stopped "
+            "it: look for a loop that never ends (a `while` whose condition never becomes false).",
+            key="timeout",
+        )
+    if "error" in box:
+        error = box["error"]
+        if isinstance(error, NotImplementedError):
+            return Outcome(
+                problem="Not written yet: replace `raise NotImplementedError` with your code, run that "
+                "cell, then run this one again.",
+                key="not-written",
+            )
+        return Outcome(
+            problem=f"Your function raised {type(error).__name__}: {error}"[:400], key="exception", value=error
+        )
+    mutated = any(isinstance(a, np.ndarray) and not np.array_equal(a, c, equal_nan=True) for a, c in zip(args, copies))
+    return Outcome(value=box.get("value"), mutated=mutated)
+
+
+def _as_result(step: str, case: Case, value):
+    """The returned value as a float array shaped like the expected one, or (None, a sentence)."""
+    if value is None:
+        return None, "Your function returned nothing (None): did you forget `return`?"
+    if isinstance(value, (str, bytes)):
+        return None, (
+            f"Your function returned text (a {type(value).__name__}), {value!r:.40}, not a number: "
+            "return the number itself, without str() or an f-string."
+        )
+    if isinstance(value, (dict, set)):
+        return None, f"Your function returned a {type(value).__name__}; it should return numbers."
+    if step in SCALAR_STEPS and isinstance(value, (list, tuple)):
+        return None, (
+            f"{step}(row) should return a number, not a {type(value).__name__}: "
+            f"return the value itself, without [ ] around it."
+        )
+    try:
+        array = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        return None, f"Your function returned a {type(value).__name__}, which is not a number or an array of numbers."
+    if step in SCALAR_STEPS:
+        if array.size != 1:
+            return None, f"{step}(row) should return one number; yours returned {array.size} values."
+        return array.reshape(()), None
+    if array.shape != case.expected.shape:
+        if array.size != case.expected.size:
+            return array, (
+                f"Your function returned {array.size} value{'s' if array.size != 1 else ''} "
+                f"(shape {array.shape}) where {case.expected.size} were expected (shape {case.expected.shape}): "
+                "the wrong length."
+            )
+        return array, f"Your function returned shape {array.shape} where {case.expected.shape} was expected."
+    return array, None
+
+
+def problem_key(problem: str) -> str:
+    if "returned text" in problem:
+        return "text"
+    if "not a list" in problem or "not a tuple" in problem:
+        return "list-not-number"
+    return (
+        "wrong-length"
+        if "wrong length" in problem or "values" in problem and "should return one" in problem
+        else ("no-return" if "None" in problem else "wrong-type")
+    )
+
+
+def _close(value, expected, case: Case) -> bool:
+    rtol, atol = case.tolerance
+    return bool(np.allclose(value, expected, rtol=rtol, atol=atol, equal_nan=True))
+
+
+def _match_mistake(step: str, outcomes):
+    """The first named mistake whose results match the learner's on every case (single mistakes are
+    tried before two at once); rounding matches any rounded form, case by case; the one-pass variance,
+    right in exact arithmetic, matches a function wrong only on float32 rows far from zero."""
+    for mistake in mistakes(step):
+        if mistake.key == "rounding":
+            if all(
+                value is not None
+                and any(np.shape(r) == np.shape(value) and _close(value, r, case) for r in rounded_results(step, case))
+                for case, value in outcomes
+            ):
+                return mistake
+            continue
+        if mistake.result is None:  # the one-pass variance: known by where it fails
+            if _one_pass_pattern(outcomes):
+                return mistake
+            continue
+        matched = any(value is not None for _, value in outcomes)
+        for case, value in outcomes:
+            try:
+                theirs = mistake.result(case.args)
+            except (ValueError, IndexError, TypeError):
+                theirs = None
+            if theirs is None and value is None:
+                continue
+            if (
+                theirs is None
+                or value is None
+                or np.shape(theirs) != np.shape(value)
+                or not _close(value, theirs, case)
+            ):
+                matched = False
+                break
+        if matched:
+            return mistake
+    return None
+
+
+def _one_pass_pattern(outcomes) -> bool:
+    """Right (to the tolerance) on every case but some float32 ones far from zero, and wrong there."""
+    wrong = [
+        case
+        for case, value in outcomes
+        if value is None or np.shape(value) != case.expected.shape or not _close(value, case.expected, case)
+    ]
+    return bool(wrong) and all(case.far_from_zero for case in wrong)
+
+
+def _shown_case(mistake, outcomes, wrong):
+    """The failing case to show with a named mistake: for the one-pass variance, the float32 row far
+    from zero where it fails; otherwise the first failing case."""
+    if mistake.key == "one-pass":
+        return next((case, value) for case, value in wrong if case.far_from_zero)
+    return wrong[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Words and numbers for the verdict
+
+
+def _text(value, limit: int = 8) -> str:
+    array = np.asarray(value, dtype=np.float64)
+    if array.ndim == 0:
+        return f"{float(array):.6g}"
+    if array.ndim == 1:
+        items = [f"{v:.6g}" for v in array[:limit]] + (["…"] if array.size > limit else [])
+        return "[" + ", ".join(items) + "]"
+    return "[" + ", ".join(_text(row, limit) for row in array[:4]) + (", …]" if array.shape[0] > 4 else "]")
+
+
+def _arguments(case: Case) -> str:
+    parts = []
+    for arg in case.args:
+        if isinstance(arg, np.ndarray):
+            parts.append(_text(arg) + (" (float32)" if arg.dtype == np.float32 else ""))
+        else:
+            parts.append(f"{arg:g}")
+    return ", ".join(parts)
+
+
+def _failure(step, case: Case, diagnosis: str, got=None, mistake: str | None = None) -> CheckResult:
+    if isinstance(got, (str, bytes)):  # text that reads like the right number: shown as the text it is
+        got = None
+    shown = "" if got is None or isinstance(got, BaseException) else _safe_text(got)
+    return CheckResult(
+        step, False, diagnosis, mistake, case.label, _arguments(case), _text(case.expected) if shown else "", shown
+    )
+
+
+def _safe_text(got) -> str:
+    try:
+        return _text(got)
+    except (TypeError, ValueError):
+        return repr(got)[:120]
+
+
+def _first_difference(value, expected) -> str:
+    value, expected = np.atleast_1d(value), np.atleast_1d(expected)
+    index = int(np.argmax(np.abs(value - expected).ravel()))
+    where = [int(i) + 1 for i in np.unravel_index(index, expected.shape)]  # 1-based, plain ints
+    place = (
+        ""
+        if expected.size == 1
+        else f"at feature {where[0]} "
+        if expected.ndim == 1
+        else f"at row {where[0]}, feature {where[1]} "
+    )
+    return (
+        f"{place}(expected {expected.ravel()[index]:.6g}, got {value.ravel()[index]:.6g}); "
+        "check each step against the formula above"
+    )
+
+
+def _summary(found) -> str:
+    """What the cases were, in words, each part read off the cases themselves."""
+    widths = sorted({np.shape(case.args[0])[-1] for case in found})
+    shapes = "matrices" if any(np.ndim(case.args[0]) == 2 for case in found) else "rows"
+    inputs = [np.atleast_2d(np.asarray(case.args[0], dtype=np.float64)) for case in found]
+    parts = [f"{shapes} with {', '.join(map(str, widths))} values per row"]
+    if any(np.any(np.all(x == x[:, :1], axis=-1)) for x in inputs):
+        parts.append("a constant row")
+    if any(case.far for case in found):
+        parts.append("values far from zero" + (" (in float32 too)" if any(c.far_from_zero for c in found) else ""))
+    kinds = {case.dtype for case in found}
+    return ", ".join(parts) + (", in float32 and float64" if np.float32 in kinds else ", in float64 only")

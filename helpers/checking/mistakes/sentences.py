@@ -1,0 +1,88 @@
+"""The sentences a learner reads about a mistake, computed for the row at hand."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from helpers.checking.mistakes.formula import LESSON_WIDTH
+from helpers.core.layernorm import DEFAULT_EPS
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a mistake's sentence is computed from: the input (a row or a matrix) and ε."""
+
+    x: np.ndarray
+    eps: float = DEFAULT_EPS
+
+    @property
+    def n(self) -> int:
+        return int(np.shape(self.x)[-1])
+
+    @property
+    def rows(self) -> np.ndarray:
+        return np.atleast_2d(np.asarray(self.x, dtype=np.float64))
+
+    @property
+    def variance(self) -> float:
+        """The smallest row variance: where ε matters most."""
+        return float(np.min(self.rows.var(axis=-1)))
+
+    @property
+    def constant(self) -> bool:
+        return bool(np.any(np.all(self.rows == self.rows[:, :1], axis=-1)))
+
+
+def number(value: float) -> str:
+    return f"{value:.6g}"
+
+
+def n_minus_1(c: Context) -> str:
+    return (
+        f"LayerNorm's variance divides by n = {c.n}, not by n − 1 = {c.n - 1}. Dividing by n − 1 (the "
+        "'unbiased' variance) is the default of torch.var and torch.std: pass unbiased=False (or "
+        "correction=0) there; numpy's var and std divide by n unless given ddof=1."
+    )
+
+
+def eps_moves(c: Context) -> str:
+    if c.constant:
+        return " Without it a constant row (σ² = 0) divides 0 by 0."
+    var = c.variance
+    return (
+        f" Here σ² = {var:.4g}, and ε = {c.eps:g} moves the std from {number(np.sqrt(var))} to "
+        f"{number(np.sqrt(var + c.eps))} ({np.sqrt(var + c.eps) / np.sqrt(var) - 1:.1e} of its size)."
+    )
+
+
+def no_eps(c: Context) -> str:
+    return "Add ε to the variance before the square root: √(σ² + ε)." + eps_moves(c)
+
+
+def eps_outside(c: Context) -> str:
+    var = c.variance
+    return "ε goes inside the square root: √(σ² + ε), not √σ² + ε." + (
+        f" Here that is {number(np.sqrt(var + c.eps))}, against {number(np.sqrt(var) + c.eps)} with ε outside."
+        if not c.constant
+        else ""
+    )
+
+
+def root_eps_outside(c: Context) -> str:
+    return (
+        f"√(σ² + ε) is not √σ² + √ε: the root of a sum is not the sum of the roots (√ε = "
+        f"{np.sqrt(c.eps):.3g} is far larger than ε = {c.eps:g}). Add ε under the root: np.sqrt(var + eps)."
+    )
+
+
+def width(c: Context) -> str:
+    return (
+        f"Divide by n = len(row) (or x.shape[-1]), not by {LESSON_WIDTH}: your function must work for rows of "
+        f"any length, and this one has {c.n} values."
+    )
+
+
+def fixed(text: str):
+    return lambda _context: text

@@ -1,0 +1,205 @@
+"""The fingerprint's probes and what each measures: pure maths on numpy, one function per probe.
+
+``helpers.forensics.fingerprints`` calls these on a function's outputs and puts the measurements together into a
+:class:`~helpers.forensics.fingerprints.Fingerprint`; the module docstring there says what each probe exposes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from helpers.core.formula import layer_norm_forward
+from helpers.forensics.call import BETA_NAMES, GAMMA_NAMES, Caller, CallProblem, parameter
+from helpers.forensics.precision import lowest, roundoff
+from helpers.forensics.words import TORCH_EPS
+
+LADDER = tuple(10.0**-j for j in range(17))  # scales of the tiny-variance rows: variance ~1 down to ~1e-32
+HALF_LADDER = tuple(2.0**-j for j in range(14))  # float16: down to its smallest normal value, 2⁻¹⁴
+BIG_SCALE = 1e5  # a spread so large that any ε up to 1 hardly moves the scale
+WIDE = {"float64": 1e5, "float32": 1e5, "float16": 16.0, "bfloat16": 1024.0}  # the wide row, inside each range
+MIDDLE = {"float64": 1e2, "float32": 1e2, "float16": 2.0, "bfloat16": 32.0}  # a second wide row: scale invariance
+OFFSETS = {"float64": 1e8, "float32": 1e4, "float16": 64.0, "bfloat16": 16.0}  # exact there, break E[x²] − E[x]²
+ONE_PASS_CHANGE = 1e-3  # relative change of the output under the offset that counts as broken
+SPREAD_LIMIT = 1e-2  # the right ε placement gives the same ε on every row to better than this
+
+
+def pattern(n: int) -> np.ndarray:
+    """A row with mean exactly 0 and half-integer or integer values (exact in float32): j − (n − 1)/2."""
+    return np.arange(n, dtype=np.float64) - (n - 1) / 2
+
+
+def alternating(n: int) -> np.ndarray:
+    """−½, ½, −½, … (and 0 last when n is odd): mean exactly 0, exact beside any offset of OFFSETS."""
+    row = np.where(np.arange(n) % 2 == 0, -0.5, 0.5)
+    if n % 2:
+        row[-1] = 0.0
+    return row
+
+
+def base_matrix(n: int) -> np.ndarray:
+    """An ordinary (n + 3) × n matrix of 3-place numbers between −2 and 2: rows and columns differ."""
+    return np.round(np.random.default_rng(13).uniform(-2, 2, size=(n + 3, n)), 3)
+
+
+def moved_by_edits(call: Caller, base: np.ndarray, out: np.ndarray, noise: float = 0.0) -> tuple[tuple, tuple]:
+    """Which output rows move when token 1 is edited, and which columns when feature 1 is."""
+    tolerance = max(1e-12, 4 * noise)
+
+    def moved(edited, along_axis):
+        change = np.abs(call(edited) - out) > tolerance * (1 + np.abs(out))
+        return tuple(int(i) + 1 for i in np.flatnonzero(change.any(axis=along_axis)))
+
+    token = base.copy()
+    token[0] = base[0, ::-1] * 1.7 + 0.3
+    feature = base.copy()
+    feature[:, 0] = base[::-1, 0] * 1.7 + 0.3
+    return moved(token, 1), moved(feature, 0)
+
+
+def shape_misfit(x: np.ndarray, y: np.ndarray) -> float:
+    """Worst row: |y − (a·(x − mean) + b)| for the best a and b, relative to the row's largest |y|."""
+    worst = 0.0
+    for row, out in zip(x, y):
+        design = np.column_stack([row - row.mean(), np.ones_like(row)])
+        fit, *_ = np.linalg.lstsq(design, out, rcond=None)
+        size = max(float(np.max(np.abs(out))), 1e-300)
+        worst = max(worst, float(np.max(np.abs(design @ fit - out))) / size)
+    return worst
+
+
+def row_shift(x: np.ndarray, y: np.ndarray) -> float:
+    """Worst row: how far the output's mean is from 0, relative to the row's largest |y|."""
+    size = np.maximum(np.abs(y).max(axis=1), 1e-300)
+    return float(np.max(np.abs(y.mean(axis=1)) / size))
+
+
+def apply_conventions(x, centres, k, placement, eps) -> np.ndarray:
+    """The conventions found, applied to ``x`` in float64."""
+    u = x - x.mean(axis=1, keepdims=True) if centres else x
+    variance = (u * u).sum(axis=1, keepdims=True) / k
+    with np.errstate(all="ignore"):
+        if placement == "added to std":
+            return u / (np.sqrt(variance) + eps)
+        return u / np.sqrt(variance + eps)
+
+
+def relative_difference(y, expected) -> float:
+    size = np.maximum(np.abs(expected).max(axis=1, keepdims=True), 1e-300)
+    with np.errstate(all="ignore"):
+        worst = np.max(np.abs(y - expected) / size)
+    return float(worst) if math.isfinite(worst) else math.inf
+
+
+def affine_parameters(fn, n: int):
+    """γ's kind, and γ and β to divide out when they are not 1 and 0 (else None, None)."""
+    gamma, beta = parameter(fn, GAMMA_NAMES), parameter(fn, BETA_NAMES)
+    kind = (
+        "none" if gamma is None else "scalar" if gamma.size == 1 else "per feature" if gamma.shape == (n,) else "none"
+    )
+    if kind == "none":
+        return kind, None, None
+    beta = np.zeros(1) if beta is None or beta.size not in (1, n) else beta
+    if np.all(gamma == 1) and np.all(beta == 0) or np.any(gamma == 0):
+        return kind, None, None
+    return kind, gamma, beta
+
+
+def divisor_kind(divisor: float, n: int, noise: float = 0.0) -> tuple[str, float, float]:
+    """ "biased" when the measured k is n, "unbiased" when it is n − 1 (to 0.1 %), else "unclear"; and a
+    constant factor: a k that is neither is read as ÷ n with the output multiplied by √(k/n)."""
+    if not math.isfinite(divisor) or divisor <= 0:
+        return "unclear", float(n), 1.0
+    tolerance = max(1e-3, 8 * noise)
+    for label, k in (("biased", n), ("unbiased", n - 1)):
+        if abs(divisor - k) <= tolerance * k:
+            return label, float(k), 1.0
+    return "biased", float(n), math.sqrt(divisor / n)  # output = factor · LayerNorm: k = n · factor²
+
+
+def eps_from_ladder(scales: np.ndarray, variance: np.ndarray, threshold: float = 1e-7):
+    """ε and its placement from the ladder rows' scales: (placement, eps, rows used, (spread inside, spread added)).
+    Only rows where ε/v is above ``threshold`` (well above the type's rounding) count."""
+    with np.errstate(all="ignore"):
+        usable = np.isfinite(scales) & (scales > 0) & (variance > 0)
+        excess = np.where(usable, 1 / (scales * scales * variance) - 1, np.nan)
+        informative = usable & (excess > threshold)
+        inside = 1 / scales[informative] ** 2 - variance[informative]
+        added = 1 / scales[informative] - np.sqrt(variance[informative])
+    count = int(informative.sum())
+    if count == 0:
+        tiny = usable & (np.abs(excess) <= threshold)
+        return ("none" if tiny.any() else "unclear"), 0.0, 0, (None, None)
+    spreads = tuple(spread(values) for values in (inside, added))
+    if count == 1:
+        return "unclear", float(inside[0]), 1, spreads
+    best = int(np.argmin(spreads))
+    if spreads[best] > SPREAD_LIMIT:
+        return "unclear", float(np.median(inside)), count, spreads
+    return ("inside sqrt", "added to std")[best], float(np.median((inside, added)[best])), count, spreads
+
+
+def spread(values: np.ndarray) -> float:
+    """How far apart estimates of one number are: (largest − smallest) / middle; inf if any is ≤ 0."""
+    if np.any(values <= 0):
+        return math.inf
+    return float((values.max() - values.min()) / np.median(values))
+
+
+def one_pass_changes(along, call: Caller, n: int, rounds_to: str, types) -> tuple[bool, dict]:
+    """Does a large offset change the output? It should not. Judged, for each input type, only at the offset
+    that the type it computes in stores exactly (a float32 computation cannot even hold 10⁸ + ½)."""
+    p = alternating(n)
+    changes, broke = {}, False
+    for dtype in types:
+        offsets = [(t, o) for t, o in OFFSETS.items() if roundoff(t) >= roundoff(dtype)]
+        rows = np.vstack([p] + [p + o for _, o in offsets])
+        try:
+            y = along(rows.astype(np.float32), dtype) if dtype == "bfloat16" else along(rows.astype(dtype))
+        except CallProblem as problem:
+            changes[dtype] = (dtype, None, str(problem))
+            continue
+        work = lowest(dtype, call.output_types.get(dtype), rounds_to)
+        row = 1 + [t for t, _ in offsets].index(work)
+        with np.errstate(all="ignore"):
+            change = float(np.max(np.abs(y[row] - y[0])) / max(float(np.max(np.abs(y[0]))), 1e-300))
+        change = change if math.isfinite(change) else math.inf
+        changes[dtype] = (work, offsets[row - 1][1], change)
+        broke = broke or change > max(ONE_PASS_CHANGE, 30 * roundoff(work))
+    return broke, changes
+
+
+def constant_rows(along, n: int) -> tuple[str, str]:
+    """What a row of equal values and a row of zeros give."""
+    try:
+        y = along(np.vstack([np.full(n, 0.5), np.zeros(n), pattern(n)]))
+    except CallProblem as problem:
+        return str(problem), str(problem)
+
+    def words(row):
+        if not np.all(np.isfinite(row)):
+            return "NaN or infinity"
+        if np.all(np.abs(row) < 1e-9):
+            return "zeros"
+        return "ones" if np.allclose(row, 1.0, rtol=1e-3) else "values other than 0"
+
+    return words(y[0]), words(y[1])
+
+
+def torch_layer_norm(x: np.ndarray) -> np.ndarray:
+    """What ``torch.nn.functional.layer_norm(x, (n,), eps=1e-5)`` gives, in float64 (helpers' one formula)."""
+    return layer_norm_forward(np.asarray(x, dtype=np.float64), TORCH_EPS)[0]
+
+
+def torch_difference(base, out, probes, raw) -> float:
+    """The largest difference from F.layer_norm, relative to each row's size, on the ordinary and ladder rows."""
+    pairs = [(base, out)] + ([(probes, raw)] if raw is not None else [])
+    worst = 0.0
+    for x, y in pairs:
+        reference = torch_layer_norm(x)
+        size = np.maximum(np.abs(reference).max(axis=1, keepdims=True), 1e-300)
+        with np.errstate(all="ignore"):
+            relative = np.abs(y - reference) / size
+        worst = max(worst, float(np.max(np.where(np.isnan(relative), np.inf, relative))))
+    return worst

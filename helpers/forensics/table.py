@@ -1,0 +1,229 @@
+"""Forensics on printed numbers: which LayerNorm explains a published table, and the gallery on a matrix.
+
+``fingerprint_table(x, y)`` generalises notebook 07's check of the lesson's table
+(:func:`helpers.core.published_table.check_published_output`, reused here) to any input/output pair: it
+reads the number of places from the digits, tries both axes (statistics over each row, or over each
+column) and every convention, and says which convention and which ε explain every row to the
+printed places, and which rows none explains. ``compare_gallery(x)`` runs every LayerNorm of the
+gallery on ``x`` and measures how far each output moves from PyTorch's. Pure maths; shown by
+``helpers.forensics.display``. Introduced in notebook 13.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from helpers.core.published_table import (
+    CONVENTIONS,
+    PublishedOutputCheck,
+    check_published_output,
+)
+from helpers.forensics.call import Caller, CallProblem
+from helpers.forensics.fingerprints import Fingerprint, fingerprint
+from helpers.forensics.probes import torch_layer_norm
+from helpers.forensics.words import departures
+
+# Default ε of well-known implementations (their documentation or config), and no ε at all.
+KNOWN_EPS = (("BERT", 1e-12), ("Flax, LLaMA 1", 1e-6), ("PyTorch, GPT-2", 1e-5), ("Keras", 1e-3), ("no ε", 0.0))
+AXES = ("rows", "columns")
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """One convention along one axis, and the ε range that reproduces the rows it explains."""
+
+    axis: str
+    convention: object  # a helpers.core.published_table.Convention
+    rows: tuple  # row numbers (from 1; columns when axis is "columns") it explains
+    eps_low: float | None  # the ε range common to those rows (None: no common ε)
+    eps_high: float | None
+    total: int  # how many rows (or columns) there are
+
+    @property
+    def explains_all(self) -> bool:
+        return len(self.rows) == self.total and self.eps_low is not None
+
+    @property
+    def known_eps(self) -> tuple:
+        """The well-known ε values inside the common range, as (who uses it, ε)."""
+        if self.eps_low is None:
+            return ()
+        return tuple((who, eps) for who, eps in KNOWN_EPS if self.eps_low <= eps <= self.eps_high * (1 + 1e-9))
+
+
+@dataclass(frozen=True, repr=False)
+class TableFingerprint:
+    """What :func:`fingerprint_table` found; shown in Jupyter as a table."""
+
+    places: int
+    checks: dict  # axis -> PublishedOutputCheck (an axis with fewer than 2 values per line is left out)
+    explanations: tuple  # one Explanation per (axis, convention), best first
+
+    @property
+    def explained_by(self) -> tuple:
+        """The explanations that account for every row with one ε."""
+        return tuple(e for e in self.explanations if e.explains_all)
+
+    @property
+    def unexplained_rows(self) -> tuple:
+        """Rows (from 1) that no convention along the rows reproduces with any ε ≥ 0."""
+        check = self.checks.get("rows")
+        return () if check is None else tuple(r.row for r in check.rows if not r.could_be_layer_norm_of_x)
+
+    def __str__(self) -> str:
+        from helpers.forensics.display import table_fingerprint_text
+
+        return table_fingerprint_text(self)
+
+    __repr__ = __str__
+
+    def _repr_html_(self) -> str:
+        from helpers.forensics.display import table_fingerprint_html
+
+        return table_fingerprint_html(self)
+
+
+def printed_places(y, most: int = 12) -> int:
+    """The fewest decimal places that write every value of ``y`` exactly (as the table was printed)."""
+    values = np.asarray(y, dtype=np.float64)
+    for places in range(most + 1):
+        if np.all(np.abs(values * 10.0**places - np.round(values * 10.0**places)) <= 1e-6):
+            return places
+    return most
+
+
+def fingerprint_table(x, y, places: int | None = None) -> TableFingerprint:
+    """Which LayerNorm (axis, variance, ε placement, ε) turns ``x`` into the printed ``y``, row by row.
+
+    ``places``: how many decimals ``y`` was printed with (default: read from its digits). γ = 1, β = 0.
+    Raises ValueError in plain words for tables that cannot be compared. Introduced in notebook 13.
+    """
+    try:
+        inputs, outputs = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("x and y must be rectangular tables of numbers.") from None
+    if inputs.ndim != 2 or inputs.shape != outputs.shape:
+        raise ValueError(
+            f"x has shape {inputs.shape} and y has shape {outputs.shape}; they need the same rows and columns."
+        )
+    places = printed_places(outputs) if places is None else places
+    checks = {}
+    for axis in AXES:
+        a, b = (inputs, outputs) if axis == "rows" else (inputs.T, outputs.T)
+        if a.shape[1] >= 2:
+            checks[axis] = check_published_output(b, a, places=places)  # plain-words ValueError for bad input
+    if not checks:
+        raise ValueError("Each row and each column has a single value; LayerNorm needs at least 2.")
+    explanations = [_explanation(axis, k, check) for axis, check in checks.items() for k in range(len(CONVENTIONS))]
+    explanations.sort(key=lambda e: (not e.explains_all, -len(e.rows), AXES.index(e.axis)))
+    return TableFingerprint(int(places), checks, tuple(explanations))
+
+
+def _explanation(axis: str, k: int, check: PublishedOutputCheck) -> Explanation:
+    fits = [(row.row, row.eps_fits[k]) for row in check.rows if row.eps_fits[k].fits]
+    low = max((fit.eps_low for _, fit in fits), default=None)
+    high = min((fit.eps_high for _, fit in fits), default=None)
+    if low is None or high is None or low > high * (1 + 1e-9):
+        low = high = None
+    return Explanation(axis, CONVENTIONS[k], tuple(row for row, _ in fits), low, high, len(check.rows))
+
+
+@dataclass(frozen=True)
+class GalleryResult:
+    """One implementation of the gallery run on a matrix, against PyTorch's LayerNorm."""
+
+    name: str
+    fingerprint: Fingerprint
+    output: np.ndarray | None  # None when it could not run on the matrix
+    row_differences: np.ndarray | None  # per row: largest |output − PyTorch's output|
+    offset_differences: np.ndarray | None = None  # the same for x + GALLERY_OFFSET computed in float32
+
+    @property
+    def largest_difference(self) -> float | None:
+        return None if self.row_differences is None else float(np.max(self.row_differences))
+
+    @property
+    def worst_row(self) -> int | None:
+        """The row (from 1) that moves most."""
+        return None if self.row_differences is None else int(np.argmax(self.row_differences)) + 1
+
+
+@dataclass(frozen=True, repr=False)
+class GalleryComparison:
+    """Every implementation of the gallery on one matrix; shown in Jupyter as a table."""
+
+    x: np.ndarray
+    results: tuple
+
+    def __str__(self) -> str:
+        from helpers.forensics.display import gallery_text
+
+        return gallery_text(self)
+
+    __repr__ = __str__
+
+    def _repr_html_(self) -> str:
+        from helpers.forensics.display import gallery_html
+
+        return gallery_html(self)
+
+
+GALLERY_OFFSET = 100.0  # x + 100 in float32: LayerNorm's answer does not change, a one-pass variance's does
+
+
+def compare_gallery(x, entries) -> GalleryComparison:
+    """Fingerprint each gallery entry and run it on ``x`` (float64) and on ``x + 100`` in float32: how far
+    its output is from PyTorch's output for ``x`` (in float64), row by row."""
+    matrix = np.asarray(x, dtype=np.float64)
+    truth = torch_layer_norm(matrix)
+    results = []
+    for entry in entries:
+        found = fingerprint(entry.fn, entry.name, features=matrix.shape[1])
+        output, *differences = _run(entry.fn, truth, matrix, (matrix + GALLERY_OFFSET).astype(np.float32))
+        results.append(GalleryResult(entry.name, found, output, *differences))
+    return GalleryComparison(matrix, tuple(results))
+
+
+def _run(fn, truth, *inputs):
+    """fn's float64 output on the first input, and its rows' largest differences from ``truth`` on each."""
+    call, output, differences = Caller(fn, 5.0), None, []
+    for x in inputs:
+        try:
+            y = call(x)
+        except CallProblem:
+            differences.append(None)
+            continue
+        output = y if output is None else output
+        with np.errstate(invalid="ignore"):
+            largest = np.abs(y - truth).max(axis=1)
+        differences.append(np.where(np.isnan(largest), math.inf, largest))
+    return output, *differences
+
+
+# The check-yourself question of notebook 13: each option, and the departure (helpers.forensics.fingerprints.departures) it names.
+MYSTERY_OPTIONS = {
+    "it divides the variance by n − 1": "÷ (n − 1)",
+    "it adds ε to the standard deviation": "ε + std",
+    "it adds no ε at all": "no ε",
+    "it computes the variance in one pass": "one pass",
+    "it normalises the wrong axis": "axis",
+}
+
+
+def mystery_question(fn) -> dict:
+    """Keyword arguments for ``helpers.widgets.multiple_choice``: which convention does ``fn`` break?
+    The answer is whatever :func:`fingerprint` finds, never written down. Introduced in notebook 13."""
+    found = departures(fingerprint(fn))
+    answers = [option for option, words in MYSTERY_OPTIONS.items() if words == found]
+    if len(answers) != 1:
+        raise ValueError(f"The mystery should break exactly one of the listed conventions; it departs in: {found}.")
+    return dict(
+        question="Fingerprint mystery in a new cell (fingerprint(mystery)). How does it differ from PyTorch's LayerNorm?",
+        options=list(MYSTERY_OPTIONS),
+        answer=answers[0],
+        explanation="Its fingerprint lists exactly this difference, and a row of equal values gives NaN or an error.",
+        hint="Run fingerprint(mystery) and read the line 'Differences from PyTorch's LayerNorm'.",
+    )

@@ -1,0 +1,105 @@
+"""The fingerprint's verdicts in words: how a LayerNorm departs from PyTorch's, short and in full."""
+
+from __future__ import annotations
+
+import math
+
+from helpers.core.layernorm import DEFAULT_EPS
+
+TORCH_EPS = DEFAULT_EPS  # torch.nn.functional.layer_norm's default
+
+
+def departures(f) -> str:
+    """The ways a fingerprint departs from PyTorch's LayerNorm, in a few words each."""
+    if f.problem:
+        return "could not be measured"
+    if f.is_layer_norm is False:
+        return "not a LayerNorm"
+    words = [
+        ("axis", f.axis not in ("rows", None)),
+        ("no mean", f.centres is False),
+        ("÷ (n − 1)", f.variance == "unbiased"),
+        ("ε + std", f.eps_placement == "added to std"),
+        ("no ε", f.eps_placement == "none"),
+        ("machine ε", f.machine_eps),
+        (
+            "ε value",
+            f.eps_placement in ("inside sqrt", "added to std")
+            and f.eps is not None
+            and not f.machine_eps
+            and not math.isclose(f.eps, TORCH_EPS, rel_tol=f.measured.eps_tolerance),
+        ),
+        ("× factor", f.factor != 1.0),
+        ("one pass", bool(f.one_pass)),
+        ("one γ", f.gamma == "scalar"),
+    ]
+    return ", ".join(word for word, applies in words if applies) or "nothing"
+
+
+def differences_from_torch(print_) -> list[str]:
+    """One plain sentence per way this LayerNorm (a ``Fingerprint``, its measurements included) departs
+    from PyTorch's."""
+    centres, variance, placement, eps = print_.centres, print_.variance, print_.eps_placement, print_.eps
+    axis, one_pass, gamma_kind, matches = print_.axis, print_.one_pass, print_.gamma, print_.matches_torch
+    factor, machine, measured = print_.factor, print_.machine_eps, print_.measured
+    affine_undone, difference, eps_tolerance = (
+        measured.affine_undone,
+        measured.torch_difference,
+        measured.eps_tolerance,
+    )
+    found = []
+    if axis == "columns":
+        found.append(
+            "It normalises each column (one feature across the tokens), not each row (one token's "
+            "features) as PyTorch does."
+        )
+    elif axis == "neither":
+        found.append(
+            "It does not normalise one row or one column at a time: editing one token moved the "
+            "output of other tokens and other features."
+        )
+    if centres is False:
+        found.append("It does not subtract the mean of the row (like RMSNorm); PyTorch's LayerNorm does.")
+    if variance == "unbiased":
+        found.append("It divides the variance by n − 1 (the unbiased estimate); PyTorch divides by n.")
+    elif variance == "unclear":
+        found.append("Its variance is not the sum of squares divided by n or by n − 1.")
+    if placement == "added to std":
+        found.append("It adds ε to the standard deviation, σ + ε; PyTorch adds ε inside the root, √(σ² + ε).")
+    elif placement == "none":
+        row = "a row of equal values" if centres else "a row of zeros"
+        found.append(f"It adds no ε, so {row} divides 0 by 0; PyTorch adds ε = 1e-05 inside the root.")
+    elif placement == "unclear":
+        found.append("Its ε does not behave like a number added inside the root or to the standard deviation.")
+    if machine:
+        found.append(
+            "Its ε is the machine ε of the input type, torch.finfo(x.dtype).eps (1.19e-07 in float32, "
+            "2.22e-16 in float64), as nn.RMSNorm uses when eps=None; PyTorch's LayerNorm adds 1e-05."
+        )
+    elif (
+        placement in ("inside sqrt", "added to std")
+        and eps is not None
+        and not math.isclose(eps, TORCH_EPS, rel_tol=eps_tolerance)
+    ):
+        found.append(f"Its ε is {eps:.3g}; PyTorch's default is 1e-05.")
+    if factor != 1.0:
+        found.append(
+            f"Its output is {factor:.4g} times a LayerNorm's: a constant factor that is not a parameter (a "
+            "scale, like γ = {0:.4g} on every feature). With a factor, ÷ n and ÷ (n − 1) give the same "
+            "numbers up to the factor; ÷ n is assumed.".format(factor)
+        )
+    if one_pass:
+        found.append(
+            "Its variance loses every digit when the values sit far from 0, as the one-pass formula "
+            "E[x²] − E[x]² does; PyTorch's kernels do not."
+        )
+    if gamma_kind == "scalar":
+        found.append("It has one γ shared by every feature; PyTorch's LayerNorm learns one γ per feature.")
+    if affine_undone:
+        found.append("Its γ and β are not 1 and 0 (trained?); they were divided out before measuring.")
+    if not found and not matches:
+        found.append(
+            "It departs from PyTorch's output in a way none of these conventions explains"
+            + (f" (largest relative difference {difference:.1g})." if difference is not None else ".")
+        )
+    return found

@@ -1,0 +1,1 @@
+"""Notebook 09: moments by every method (moments), where their error comes from (errors, precision), low precision (lowprec), old kernels (history), and the sentences written from the data (words)."""

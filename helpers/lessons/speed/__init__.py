@@ -1,0 +1,1 @@
+"""Notebook 12: timing and the roofline (timing), and the checks a measured run must pass (checks)."""

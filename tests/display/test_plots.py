@@ -1,0 +1,341 @@
+"""helpers.plots: each picture has the expected artists at the expected places, and its numbers as text.
+
+Expected positions are computed with plain numpy (here and in tests/conftest.py). Uses matplotlib's
+Agg backend (no display).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+matplotlib = pytest.importorskip("matplotlib")
+# Headless, for this test process only: setting MPLBACKEND instead would leak into the notebook
+# kernels that nbval starts later in the same run, and their figures would silently vanish.
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.colors import to_hex  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.patches import Circle, Rectangle  # noqa: E402
+
+import helpers  # noqa: E402
+from helpers import plots  # noqa: E402
+
+from conftest import (
+    EPS,  # noqa: E402
+    numpy_layer_norm,  # noqa: E402
+)
+from conftest import LESSON_X as X  # noqa: E402
+
+OKABE_ITO = {"#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#000000"}
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+def bars_by_gid(ax, gid):
+    return [a for a in ax.get_children() if isinstance(a, Rectangle) and a.get_gid() == gid]
+
+
+def artist_by_gid(ax, gid):
+    found = [a for a in ax.get_children() if a.get_gid() == gid]
+    assert found, f"no artist with gid {gid!r}"
+    return found[0]
+
+
+def assert_labelled(ax):
+    assert ax.get_title() or ax.figure.get_suptitle()
+    assert ax.get_xlabel() and ax.get_ylabel()
+
+
+@pytest.mark.parametrize("row", range(5))
+def test_number_line_marks_the_mean_and_one_std_either_side(row):
+    x = X[row]
+    record = helpers.layer_norm_steps(x)
+    figure = plots.number_line(record)
+    assert isinstance(figure, Figure)
+    ax = figure.axes[0]
+    mean, std = x.mean(), np.sqrt(x.var() + EPS)
+    mean_line = artist_by_gid(ax, "mean")
+    np.testing.assert_allclose(mean_line.get_xdata(), [mean, mean], atol=1e-12)
+    assert mean_line.get_label() == "mean μ" and f"{mean:.4f}" in ax.get_title()
+    (band,) = [p for p in ax.patches if p.get_label().startswith("mean ± 1 std")]
+    edges = [band.get_x(), band.get_x() + band.get_width()] if isinstance(band, Rectangle) else band.get_xy()[:, 0]
+    np.testing.assert_allclose([min(edges), max(edges)], [mean - std, mean + std], atol=1e-12)
+    dashed = sorted(float(line.get_xdata()[0]) for line in ax.lines if line.get_linestyle() == "--")
+    np.testing.assert_allclose(dashed, [mean - std, mean + std], atol=1e-12)
+    values = artist_by_gid(ax, "values")
+    np.testing.assert_allclose(values.get_xdata(), x)
+    annotations = sorted(t.get_text() for t in ax.texts)
+    assert annotations == sorted(f"x{j + 1} = {x[j]:.3f}" for j in range(3))
+    assert f"{std:.4f}" in ax.get_title()
+    assert_labelled(ax)
+    text = plots.number_line_text(record)
+    assert f"{mean:.4f}" in text and f"{std:.4f}" in text and f"{mean + std:.4f}" in text
+
+
+def label_boxes_and_leader_lines(ax):
+    """Each value label's box on screen, and each leader line from a value up to its label, in pixels."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.collections import LineCollection
+
+    canvas = FigureCanvasAgg(ax.figure)  # a Figure made outside pyplot has no canvas of its own
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    boxes = [text.get_window_extent(renderer) for text in ax.texts]
+    leaders = [
+        ax.transData.transform(segment)
+        for collection in ax.collections
+        if isinstance(collection, LineCollection)
+        for segment in collection.get_segments()
+    ]
+    return boxes, leaders
+
+
+@pytest.mark.parametrize("row", range(5))
+@pytest.mark.parametrize("figure_of", ["pyplot", "row editor"])
+def test_number_line_labels_cross_no_line_and_no_other_label(row, figure_of):
+    record = helpers.layer_norm_steps(X[row])
+    if figure_of == "pyplot":
+        ax = plots.number_line(record).axes[0]
+    else:  # the smaller picture the row editor redraws
+        pytest.importorskip("ipywidgets")
+        from helpers.widgets import _NumberLinePicture
+
+        picture = _NumberLinePicture()
+        picture.png(record)
+        ax = picture.figure.axes[0]
+    mean, std = X[row].mean(), np.sqrt(X[row].var() + EPS)
+    boxes, leaders = label_boxes_and_leader_lines(ax)
+    assert len(boxes) == len(leaders) == 3
+    vertical_lines = [ax.transData.transform((x, 0))[0] for x in (mean - std, mean, mean + std)]
+    for k, box in enumerate(boxes):
+        assert ax.bbox.x0 <= box.x0 and box.x1 <= ax.bbox.x1, "a label sticks out of the plot"
+        assert not any(box.x0 < x < box.x1 for x in vertical_lines), f"{ax.texts[k].get_text()} crosses a line"
+        assert not any(box.overlaps(other) for other in boxes[k + 1 :]), "two labels overlap"
+        for (x, bottom), (_, top) in leaders:
+            assert not (box.x0 < x < box.x1 and bottom < box.y1 and box.y0 < top), "a leader line crosses a label"
+
+
+def test_number_line_draws_into_a_given_axes():
+    figure, ax = plt.subplots()
+    returned = plots.number_line(helpers.layer_norm_steps(X[0]), ax=ax)
+    assert returned is figure and ax.get_title()
+
+
+def test_number_line_of_a_long_row_has_no_value_labels():
+    row = np.random.default_rng(1).normal(size=768)
+    figure = plots.number_line(helpers.layer_norm_steps(row))
+    ax = figure.axes[0]
+    assert not ax.texts
+    np.testing.assert_allclose(artist_by_gid(ax, "mean").get_xdata()[0], row.mean())
+
+
+def test_before_after_bars_are_the_input_and_the_output():
+    record = helpers.layer_norm_steps(X[0])
+    figure = plots.before_after(record)
+    ax = figure.axes[0]
+    before = [bar.get_height() for bar in bars_by_gid(ax, "before")]
+    after = [bar.get_height() for bar in bars_by_gid(ax, "after")]
+    np.testing.assert_allclose(before, X[0])
+    np.testing.assert_allclose(after, numpy_layer_norm(X[0]), atol=1e-12)
+    labels = [t.get_text() for t in ax.texts]
+    assert "1.133" in labels and f"{numpy_layer_norm(X[0])[1]:.3f}" in labels
+    assert f"{X[0].mean():.4f}" in ax.get_title()
+    assert_labelled(ax)
+    text = plots.before_after_text(record)
+    assert all(f"{v:.4f}" in text for v in numpy_layer_norm(X[0]))
+
+
+def test_before_after_names_sigma_and_the_root_with_eps_apart():
+    """Issue 10: the title must not call σ (no ε) "std" while the text uses √(σ² + ε) (row 5: 0.0585 vs 0.0586)."""
+    record = helpers.layer_norm_steps(X[4])
+    figure = plots.before_after(record)
+    title = figure.axes[0].get_title()
+    sigma, root = float(np.std(X[4])), math.sqrt(float(np.var(X[4])) + EPS)
+    assert f"{sigma:.4f}" != f"{root:.4f}"  # the two really differ at the places shown
+    assert "std" not in title and f"σ (no ε) {sigma:.4f}" in title and f"√(σ² + ε) = {root:.4f}" in title
+    text = plots.before_after_text(record)
+    assert f"σ (spread without ε) {sigma:.4f}" in text and f"√(σ² + ε) = {root:.4f}" in text
+
+
+def test_before_after_of_the_matrix_has_one_panel_per_row():
+    figure = plots.before_after(X, numpy_layer_norm(X))
+    panels = [ax for ax in figure.axes if ax.get_visible()]
+    assert len(panels) == 5
+    for i, ax in enumerate(panels):
+        np.testing.assert_allclose(
+            [b.get_height() for b in bars_by_gid(ax, "after")], numpy_layer_norm(X[i]), atol=1e-12
+        )
+        assert ax.get_title().startswith(f"row {i + 1}")
+    assert "row 5" in plots.before_after_text(X)
+    # the second argument may still be an axes, as in before_after(record, ax)
+    _, ax = plt.subplots()
+    assert plots.before_after(helpers.layer_norm_steps(X[1]), ax) is ax.figure
+    with pytest.raises(ValueError, match="One axes shows one row"):
+        plots.before_after(X, ax=ax)
+
+
+def test_matrix_heatmaps_show_the_matrix_in_and_out_with_every_value_written():
+    figure = plots.matrix_heatmaps(X)
+    images = [ax for ax in figure.axes if ax.images]
+    assert len(images) == 2
+    np.testing.assert_allclose(images[0].images[0].get_array(), X)
+    np.testing.assert_allclose(images[1].images[0].get_array(), numpy_layer_norm(X), atol=1e-12)
+    for ax, values in zip(images, (X, numpy_layer_norm(X))):
+        assert sorted(t.get_text() for t in ax.texts) == sorted(f"{v:.3f}" for v in values.ravel())
+        assert_labelled(ax)
+        assert ax.images[0].get_cmap().name == plots.HEATMAP_COLOURS
+    text = plots.matrix_heatmaps_text(X)
+    assert all(f"{v:.4f}" in text for v in numpy_layer_norm(X).ravel())
+
+
+def test_matrix_heatmaps_compare_another_table():
+    published = helpers.load_published_output()
+    figure = plots.matrix_heatmaps(X, published, titles=("X", "published"))
+    assert figure.axes[1].get_title() == "published" or any(ax.get_title() == "published" for ax in figure.axes)
+    np.testing.assert_allclose([ax for ax in figure.axes if ax.images][1].images[0].get_array(), published)
+
+
+def test_normalised_circle_for_three_features():
+    figure = plots.normalised_circle(X)
+    ax = figure.axes[0]
+    circles = [p for p in ax.patches if isinstance(p, Circle)]
+    assert len(circles) == 1
+    assert circles[0].get_radius() == pytest.approx(math.sqrt(3)) and circles[0].center == (0, 0)
+    y = numpy_layer_norm(X)
+    u = np.array([1, -1, 0]) / math.sqrt(2)
+    v = np.array([1, 1, -2]) / math.sqrt(6)
+    for i in range(5):
+        point = artist_by_gid(ax, f"row {i + 1}")
+        np.testing.assert_allclose([point.get_xdata()[0], point.get_ydata()[0]], [y[i] @ u, y[i] @ v], atol=1e-12)
+        # on the circle of radius √(3·var/(var+eps)): slightly inside √3, most visibly for row 5
+        variance = X[i].var()
+        assert math.hypot(point.get_xdata()[0], point.get_ydata()[0]) == pytest.approx(
+            math.sqrt(3 * variance / (variance + EPS)), abs=1e-12
+        )
+    assert sorted(t.get_text() for t in ax.texts if t.get_text().startswith("row")) == [f"row {i}" for i in range(1, 6)]
+    assert ax.get_aspect() == 1.0
+    assert "√3" in ax.get_title()
+    assert_labelled(ax)
+    text = plots.normalised_circle_text(X)
+    assert f"{math.sqrt(3 * X[4].var() / (X[4].var() + EPS)):.4f}" in text  # row 5: 1.7295
+    with pytest.raises(ValueError, match="exactly 3 features"):
+        plots.normalised_circle(np.ones((2, 4)))
+
+
+def test_normalised_circle_can_add_other_points_such_as_the_published_table():
+    published = helpers.load_published_output()
+    figure = plots.normalised_circle(X, extra_points=published, extra_label="published")
+    ax = figure.axes[0]
+    u = np.array([1, -1, 0]) / math.sqrt(2)
+    v = np.array([1, 1, -2]) / math.sqrt(6)
+    for i, row in enumerate(published):  # drawn as they are, not normalised
+        cross = artist_by_gid(ax, f"published {i + 1}")
+        np.testing.assert_allclose([cross.get_xdata()[0], cross.get_ydata()[0]], [row @ u, row @ v], atol=1e-12)
+        assert cross.get_marker() == "X" and to_hex(cross.get_markeredgecolor()) == plots.ROW_COLOURS[i].lower()
+    assert sorted(t.get_text() for t in ax.texts if t.get_text().startswith("published")) == [
+        f"published {i}" for i in range(1, 6)
+    ]
+    assert "published rows" in [text.get_text() for text in ax.get_legend().get_texts()]
+    text = plots.normalised_circle_text(X, extra_points=published, extra_label="published")
+    assert "published 1" in text and f"{np.linalg.norm(published[0]):.4f}" in text  # 2.0700: outside the circle
+    with pytest.raises(ValueError, match="exactly 3 features"):
+        plots.normalised_circle(X, extra_points=np.ones((2, 4)))
+
+
+def test_plane_coordinates_keep_lengths_of_points_in_the_plane():
+    y = numpy_layer_norm(X)
+    np.testing.assert_allclose(np.linalg.norm(plots.plane_coordinates(y), axis=1), np.linalg.norm(y, axis=1))
+
+
+def test_colours_are_okabe_ito():
+    greys = {"#999999", "#bbbbbb", "#777777"}  # axis guides, not data
+    figures = [
+        plots.number_line(helpers.layer_norm_steps(X[0])),
+        plots.before_after(helpers.layer_norm_steps(X[0])),
+        plots.normalised_circle(X),
+    ]
+    for figure in figures:
+        ax = figure.axes[0]
+        colours = {to_hex(line.get_color()) for line in ax.lines}
+        colours |= {to_hex(patch.get_facecolor()) for patch in ax.patches if patch.get_fill()}
+        colours |= {to_hex(patch.get_edgecolor()) for patch in ax.patches if isinstance(patch, Circle)}
+        assert colours - greys <= OKABE_ITO, colours - greys - OKABE_ITO
+        assert len(colours - greys) >= 2
+
+
+def test_plot_functions_never_call_matplotlib_use():
+    import inspect
+
+    assert "matplotlib.use" not in inspect.getsource(plots)
+
+
+def test_heatmap_of_a_two_place_table_shows_two_places():
+    """Issue 10: the published table has 2 places; its heatmap and text twin must not print 1.400."""
+    from conftest import PUBLISHED_OUTPUT
+
+    figure = plots.matrix_heatmaps(numpy_layer_norm(X), PUBLISHED_OUTPUT)
+    true_panel, published_panel = [ax for ax in figure.axes if ax.images]
+    assert sorted(t.get_text() for t in published_panel.texts) == sorted(f"{v:.2f}" for v in PUBLISHED_OUTPUT.flat)
+    assert sorted(t.get_text() for t in true_panel.texts) == sorted(f"{v:.3f}" for v in numpy_layer_norm(X).flat)
+    text = plots.matrix_heatmaps_text(numpy_layer_norm(X), PUBLISHED_OUTPUT)
+    assert "1.40" in text and "1.400" not in text and "-1.52 " in text.replace("\n", " ") + " "
+    assert plots.places_in([1.5, 2.25]) == 2 and plots.places_in([1 / 3]) == 4 and plots.places_in([2.0]) == 1
+
+
+def test_number_line_has_a_sentence_for_a_screen_reader():
+    record = helpers.layer_norm_steps(X[4])
+    mean, root = float(np.mean(X[4])), math.sqrt(float(np.var(X[4])) + EPS)
+    sentence = plots.number_line_alt(record)
+    assert f"mean μ {mean:.4f}" in sentence and f"√(σ² + ε) = {root:.4f}" in sentence
+    assert f"from {mean - root:.4f} to {mean + root:.4f}" in sentence
+    inside = int(np.sum(np.abs(X[4] - mean) <= root))
+    assert f"holding {inside} of 3 values" in sentence
+    long = helpers.layer_norm_steps(np.linspace(-1, 2, 768))
+    assert "768 values from -1.0000 to 2.0000" in plots.number_line_alt(long)
+
+
+def test_number_line_picture_redrawn_after_many_edits_equals_a_fresh_one():
+    """The picture keeps a drawn background and moves artists: no pixel of an earlier row may stay behind."""
+    from helpers.plots.number_line import NumberLinePicture
+
+    picture = NumberLinePicture()
+    for row in [*X, np.random.default_rng(2).normal(size=768), X[2] * 100]:
+        picture.png(helpers.layer_norm_steps(row))
+    last = helpers.layer_norm_steps(X[0], eps=1e-3)
+    assert picture.png(last) == NumberLinePicture().png(last)
+    assert picture.png(last)[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _text_boxes(figure):
+    """Every annotation's and the legend's box on the drawn figure, in pixels, with a name."""
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    (ax,) = figure.axes
+    from matplotlib.text import Text
+
+    # Text's own extent: an Annotation's would include its leader line, which may pass near another label
+    boxes = [(text.get_text(), Text.get_window_extent(text, renderer)) for text in ax.texts]
+    return boxes + [("legend", ax.get_legend().get_window_extent(renderer))]
+
+
+@pytest.mark.parametrize(("published", "size"), [(False, None), (True, None), (False, 5.4)])
+def test_circle_labels_and_legend_never_cover_each_other(published, size):
+    """The lesson's circle (07; the lecture draws it 5.4 in wide) and the one with the published rows
+    (07): no label sits under the legend or under another label, so every label can be read."""
+    from helpers.core.data import load_published_output
+
+    extra = load_published_output() if published else None
+    ax = plt.subplots(figsize=(size, size))[1] if size else None
+    figure = plots.normalised_circle(X, extra_points=extra, extra_label="published", ax=ax)
+    boxes = _text_boxes(figure)
+    clashes = [(a, b) for k, (a, box_a) in enumerate(boxes) for b, box_b in boxes[k + 1 :] if box_a.overlaps(box_b)]
+    plt.close(figure)
+    assert not clashes, f"labels on top of each other: {clashes}"

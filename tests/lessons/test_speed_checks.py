@@ -1,0 +1,162 @@
+"""helpers.lessons.speed.checks on synthetic runs: each check finds what it names, and only that."""
+
+import copy
+
+import pytest
+
+from helpers.lessons.speed import checks as speed_checks
+from helpers.lessons.speed import timing as speed
+
+LLC = 32 * 2**20
+FEATURES = 1024
+
+
+def result(name, regime, medians, rows=64, threads=1, direction="forward", buffers=1):
+    moved = speed.bytes_moved(rows, FEATURES, direction)
+    median = sorted(medians)[len(medians) // 2]
+    return {
+        "implementation": name,
+        "regime": regime,
+        "rows": rows,
+        "features": FEATURES,
+        "threads": threads,
+        "direction": direction,
+        "buffers": buffers,
+        "bytes_moved": moved,
+        "working_set_bytes": buffers * moved,
+        "repeat_medians": list(medians),
+        "time": {"median": median},
+        "gb_per_s": speed.gb_per_s(moved, median),
+    }
+
+
+def consistent_run() -> dict:
+    """A run that passes every check: in cache faster, roofs from their own thread counts, small in-cache sets."""
+    results = []
+    for threads in (1, 2):
+        label = speed_checks.thread_label(threads)
+        scale = 1 / threads
+        for regime, slow, buffers in (("in cache", 1.0, 1), ("from memory", 2.0, 600)):
+            results += [
+                result(f"copy, torch ({label})", regime, [10e-6 * s * slow * scale for s in (1.0, 1.1, 0.9)],
+                       threads=threads, direction="copy", buffers=buffers),
+                result(f"torch LayerNorm ({label})", regime, [50e-6 * s * slow * scale for s in (1.0, 1.1, 0.9)],
+                       threads=threads, buffers=buffers),
+                result(f"torch backward ({label})", regime, [70e-6 * s * slow * scale for s in (1.0, 1.1, 0.9)],
+                       threads=threads, direction="backward", buffers=buffers),
+            ]  # fmt: skip
+    document = {
+        "last_level_cache_bytes": LLC,
+        "peak_flops": [{"threads": 1, "flops_per_s": 50e9}, {"threads": 2, "flops_per_s": 100e9}],
+        "results": results,
+        "quietness": {
+            "by_threads": [
+                {"threads": 1, "others_cores": 0.05, "steal_cores": 0.0, "limit_cores": 0.3},
+                {"threads": 2, "others_cores": 0.02, "steal_cores": 0.01, "limit_cores": 0.1},
+            ]
+        },
+    }
+    document["roofs"] = speed.roofs(document)
+    return document
+
+
+def find_result(document, name, regime):
+    return speed.find(document["results"], implementation=name, regime=regime)
+
+
+def test_a_consistent_run_has_no_findings():
+    assert speed_checks.findings(consistent_run()) == []
+
+
+def test_verdict_needs_the_repeats_apart():
+    fast = {"repeat_medians": [1.0, 1.1, 1.2]}
+    assert speed_checks.verdict({"repeat_medians": [1.3, 1.4, 1.5]}, fast) == speed_checks.SLOWER
+    assert speed_checks.verdict({"repeat_medians": [0.5, 0.6, 0.9]}, fast) == speed_checks.FASTER
+    assert speed_checks.verdict({"repeat_medians": [1.15, 1.3, 1.4]}, fast) == speed_checks.UNCLEAR  # overlap
+    summary = speed_checks.ratio({"repeat_medians": [2.0, 2.4, 2.2]}, {"repeat_medians": [1.0, 1.0, 1.0]})
+    assert summary == {"median": 2.2, "low": 2.0, "high": 2.4, "verdict": speed_checks.SLOWER}
+    assert "slower" in speed_checks.comparison_words("a", "b", summary)
+    unclear = speed_checks.ratio({"repeat_medians": [1.1, 0.95, 1.0]}, {"repeat_medians": [1.0, 1.0, 1.0]})
+    assert speed_checks.comparison_words("a", "b", unclear).startswith("this run cannot tell a from b")
+    with pytest.raises(ValueError):
+        speed_checks.ratio({"repeat_medians": [1.0]}, {"repeat_medians": [1.0, 1.0]})
+
+
+def test_a_case_slower_in_cache_than_from_memory_is_a_contradiction():
+    document = consistent_run()
+    cached = find_result(document, "torch LayerNorm (1 thread)", "in cache")
+    cached["repeat_medians"] = [200e-6, 210e-6, 205e-6]  # every repeat slower than every from-memory one
+    found = speed_checks.findings(document)
+    assert [f["check"] for f in found] == ["in cache slower than from memory"]
+    assert found[0]["severity"] == speed_checks.CONTRADICTION and "torch LayerNorm (1 thread)" in found[0]["words"]
+    cached["repeat_medians"] = [90e-6, 110e-6, 200e-6]  # overlaps the from-memory repeats: cannot tell
+    assert speed_checks.cache_inversions(document) == []
+
+
+def test_a_roof_from_another_thread_count_is_a_contradiction():
+    document = consistent_run()
+    document["roofs"][0]["peak_flops_per_s"] = document["peak_flops"][1]["flops_per_s"]  # the 2-thread peak
+    found = speed_checks.roof_mismatches(document)
+    assert len(found) == 1 and "1-thread roof" in found[0]["words"] and "peak" in found[0]["words"]
+    document = consistent_run()
+    document["roofs"][0]["bandwidth_bytes_per_s"] = document["roofs"][1]["bandwidth_bytes_per_s"]
+    document["roofs"][0]["bandwidth_from"] = document["roofs"][1]["bandwidth_from"]
+    found = speed_checks.roof_mismatches(document)
+    assert len(found) == 1 and "bandwidth" in found[0]["words"]
+
+
+def test_an_in_cache_set_above_a_quarter_of_the_cache_is_a_contradiction():
+    document = consistent_run()
+    big = find_result(document, "torch backward (2 threads)", "in cache")
+    big["working_set_bytes"] = LLC // 4 + 1
+    found = speed_checks.oversized_cache_sets(document)
+    assert len(found) == 1 and "torch backward (2 threads)" in found[0]["words"]
+    big["working_set_bytes"] = LLC // 4
+    assert speed_checks.oversized_cache_sets(document) == []
+
+
+def test_backward_faster_than_forward_from_memory_is_reported_not_refused():
+    document = consistent_run()
+    find_result(document, "torch backward (1 thread)", "from memory")["repeat_medians"] = [80e-6, 82e-6, 84e-6]
+    found = speed_checks.findings(document)
+    assert [f["check"] for f in found] == ["backward faster than forward from memory"]
+    assert found[0]["severity"] == speed_checks.UNEXPLAINED and speed_checks.contradictions(document) == []
+    assert "1.5× the bytes" in found[0]["words"]
+
+
+def test_a_busy_machine_is_found_per_thread_count():
+    document = consistent_run()
+    document["quietness"]["by_threads"][1]["others_cores"] = 0.2  # fine for 1 thread, too much for 2
+    found = speed_checks.quietness_findings(document)
+    assert len(found) == 1 and found[0]["severity"] == speed_checks.BUSY and "2-thread" in found[0]["words"]
+
+
+def kernel_run(layer_norm, multiply_add, row_sum):
+    results = [
+        result(name, "in cache", medians, threads=2)
+        for name, medians in (
+            ("copy, torch (2 threads)", [10e-6, 10e-6]),
+            ("sum only, torch (2 threads)", row_sum),
+            ("multiply-add, torch (2 threads)", multiply_add),
+            ("torch LayerNorm (2 threads)", layer_norm),
+            ("F.rms_norm (2 threads)", [30e-6, 31e-6]),
+        )
+    ]
+    return results
+
+
+def test_welford_share_is_what_the_elementwise_pass_leaves():
+    results = kernel_run(layer_norm=[50e-6, 40e-6], multiply_add=[10e-6, 10e-6], row_sum=[10e-6, 5e-6])
+    welford = speed_checks.welford_share(results, "in cache", 64, 2)
+    assert welford["share"] == {"median": pytest.approx(0.775), "low": pytest.approx(0.75), "high": pytest.approx(0.8)}
+    assert welford["sums"]["low"] == pytest.approx(4.0) and welford["sums"]["high"] == pytest.approx(6.0)
+    costs = speed_checks.kernel_costs(results, "in cache", 64, 2)
+    assert costs["torch LayerNorm"]["median"] == pytest.approx(4.5) and costs["F.rms_norm"]["low"] == 3.0
+    assert list(costs) == list(speed_checks.KERNEL_PARTS)
+
+
+def test_checks_do_not_change_the_document():
+    document = consistent_run()
+    before = copy.deepcopy(document)
+    speed_checks.findings(document)
+    assert document == before

@@ -1,0 +1,1 @@
+"""pytest plugins passed with ``-p tools.pytest_plugins.<name>``."""

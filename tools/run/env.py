@@ -1,0 +1,144 @@
+"""run.py's environment: the private .venv/ (created and kept in step with requirements.txt and
+pyproject.toml), the child processes' environment, and the small shared helpers of every command.
+
+Standard library only: run.py imports this before any package is installed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV = ROOT / ".venv"
+REQUIREMENTS = ROOT / "requirements.txt"
+PYPROJECT = ROOT / "pyproject.toml"
+STAMP = VENV / ".installed-requirements.sha256"
+PIP_LOG = VENV / "pip-install.log"
+NOTEBOOKS = ROOT / "notebooks"
+TESTS = ROOT / "tests"
+BENCHMARKS = ROOT / "benchmarks"
+
+
+class Failure(Exception):
+    """An expected failure: print the message, exit non-zero, no traceback."""
+
+    def __init__(self, message: str, code: int = 1):
+        super().__init__(message)
+        self.code = code
+
+
+def say(message: str) -> None:
+    print(message, flush=True)
+
+
+def venv_python(venv: Path = VENV) -> Path:
+    if os.name == "nt":
+        return venv / "Scripts" / "python.exe"
+    return venv / "bin" / "python"
+
+
+def requirements_hash(requirements: Path = REQUIREMENTS) -> str:
+    digest = hashlib.sha256()
+    for path in (requirements, PYPROJECT):
+        if not path.is_file():
+            raise Failure(f"error: {path.name} is missing from {ROOT}")
+        digest.update(path.name.encode() + b"\0")
+        # Normalise line endings so a Windows checkout hashes the same.
+        digest.update(path.read_bytes().replace(b"\r\n", b"\n"))
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def create_venv(venv: Path = VENV, base_python: str = sys.executable) -> None:
+    say(f"Creating virtual environment in {venv.name} …")
+    cmd = [base_python, "-m", "venv", str(venv)]
+    if venv.exists():
+        # The folder is there but has no working Python (e.g. the Python it
+        # was made with is gone): start it again from scratch.
+        cmd.insert(3, "--clear")
+    result = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if result.returncode != 0 or not venv_python(venv).exists():
+        tail = "\n".join(result.stdout.strip().splitlines()[-10:])
+        if tail:
+            print(tail, file=sys.stderr)
+        hint = ""
+        if "ensurepip" in result.stdout:
+            hint = " (on Debian/Ubuntu: `sudo apt install python3-venv`)"
+        raise Failure(f"error: could not create the virtual environment in {venv.name}{hint}")
+
+
+def pip_install(args: list[str], what: str, venv: Path = VENV) -> None:
+    cmd = [str(venv_python(venv)), "-m", "pip", "install", "--disable-pip-version-check", "--no-input", *args]
+    log_path = venv / PIP_LOG.name
+    with open(log_path, "a", encoding="utf-8", errors="replace") as log:
+        log.write(f"\n$ {' '.join(cmd)}\n")
+        log.flush()
+        code = subprocess.run(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL).returncode
+    if code != 0:
+        lines = log_path.read_text(encoding="utf-8", errors="replace").splitlines()
+        # pip's own ERROR lines say what went wrong; without them, show the end.
+        errors = [line for line in lines if line.startswith("ERROR")]
+        print("\n".join(errors[-10:] or lines[-15:]), file=sys.stderr)
+        rel = log_path.relative_to(ROOT)
+        raise Failure(f"error: installing {what} failed (pip exit code {code}); full log in {rel}")
+
+
+def ensure_env(venv: Path = VENV, requirements: Path = REQUIREMENTS, base_python: str = sys.executable) -> Path:
+    """Make sure ``venv`` exists and holds what ``requirements`` asks for, plus helpers itself."""
+    if not venv_python(venv).exists():
+        create_venv(venv, base_python)
+    wanted = requirements_hash(requirements)
+    stamp = venv / STAMP.name
+    try:
+        installed = stamp.read_text(encoding="utf-8").strip()
+    except OSError:
+        installed = ""
+    if installed != wanted:
+        say(f"Installing packages into {venv.name} (first time takes a few minutes) …")
+        start = time.monotonic()
+        stamp.unlink(missing_ok=True)  # an interrupted install must retry
+        (venv / PIP_LOG.name).write_text("", encoding="utf-8")
+        pip_install(["-r", str(requirements)], f"the packages in {requirements.name}", venv)
+        pip_install(["-e", ".", "--no-deps"], "the helpers package (pip install -e .)", venv)
+        stamp.write_text(wanted + "\n", encoding="utf-8")
+        say(f"Packages installed in {time.monotonic() - start:.0f} s.")
+    return venv_python(venv)
+
+
+def child_env() -> dict[str, str]:
+    env = dict(os.environ)
+    # Quieten a debugger notice that every Python 3.11+ kernel prints at start.
+    env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
+    # Notebook kernels must draw with Jupyter's inline backend; a MPLBACKEND set in the shell
+    # (Agg, say) would make every stored figure go missing under nbval.
+    env.pop("MPLBACKEND", None)
+    return env
+
+
+def run(cmd: list[str]) -> int:
+    """Run a command in the project folder and return its exit code."""
+    try:
+        return subprocess.run(cmd, cwd=ROOT, env=child_env()).returncode
+    except KeyboardInterrupt:
+        return 130
+
+
+def has_files(folder: Path, patterns: tuple[str, ...]) -> bool:
+    if not folder.is_dir():
+        return False
+    for pattern in patterns:
+        for path in folder.rglob(pattern):
+            rel = path.relative_to(folder).parts
+            if not any(part.startswith(".") for part in rel):
+                return True
+    return False
+
+
+def natural_key(path: Path) -> list:
+    return [int(t) if t.isdigit() else t.lower() for t in re.split(r"(\d+)", path.name)]

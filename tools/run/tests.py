@@ -1,0 +1,188 @@
+"""run.py test: pytest on tests/ and (nbval) every notebook, ruff, then the Colab-like pass; and
+run.py execute, which re-runs notebooks and saves their outputs. Standard library only."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from tools.run.env import NOTEBOOKS, ROOT, TESTS, Failure, ensure_env, has_files, run, say
+
+SANITIZE_CFG = TESTS / "nbval_sanitize.cfg"
+EXECUTE_TOOL = ROOT / "tools" / "execute_notebooks.py"
+NBVAL_FIX = ROOT / "tools" / "pytest_plugins" / "nbval_store_history.py"
+NBVAL_FIX_PLUGIN = "tools.pytest_plugins.nbval_store_history"
+# Timeout for one notebook cell under `run.py test`; a later
+# `--nbval-cell-timeout N` on the command line overrides it.
+TEST_CELL_TIMEOUT = 300
+
+# The second, Colab-like environment the widget tests also run in (see run_colab_like_tests).
+COLAB_PYTHON = "python3.13"
+COLAB_VENV = ROOT / ".venv-colab"
+COLAB_REQUIREMENTS = ROOT / "requirements-colab.txt"
+COLAB_LIKE_TESTS = [
+    "tests/widgets/test_widgets.py",
+    "tests/display/test_plots.py",
+    "tests/checking/test_answer_check.py",
+    "tests/core/test_data.py",
+    "tests/display/test_display.py",
+    "tests/widgets/test_questions.py",
+    "tests/widgets/test_widget_slides.py",
+    # every notebook's set-up cell in a simulated Colab, with Colab's versions
+    "tests/notebooks/test_colab_setup.py",
+]
+
+
+def _names_a_path(arg: str) -> bool:
+    if arg.startswith("-"):
+        return False
+    return (ROOT / arg.split("::", 1)[0]).exists()
+
+
+# `run.py test --fast`: unit and property tests only (no notebooks, browser, npm, kernels or benchmarks).
+FAST_TESTS = (
+    "answer_check",
+    "backward",
+    "backward_precision",
+    "checking_behaviour",
+    "cli",
+    "data",
+    "display",
+    "errata_count",
+    "exercises",
+    "forensics",
+    "layernorm",
+    "norm_family",
+    "numerics",
+    "numerics_extras",
+    "plots",
+    "prose_equations",
+    "properties",
+    "published_check",
+    "questions",
+    "reference",
+    "verdicts",
+    "widget_slides",
+    "widgets",
+    "widgets_behaviour",
+    "speed_checks",
+    "classroom/test_hub_launcher",  # the class hub's launcher and its recipe; the hub itself needs root
+    "classroom/test_values_yaml",
+)
+
+
+def cmd_test_fast(extra: list[str]) -> int:
+    python = ensure_env()
+    paths = [f"{name}.py" if "/" in name else f"test_{name}.py" for name in FAST_TESTS]
+    files = [str(found.relative_to(ROOT)) for path in paths for found in sorted(TESTS.rglob(path))]
+    cmd = [str(python), "-m", "pytest", *files, "-m", "not browser", "-q", "-p", "no:cacheprovider", *extra]
+    code = run(cmd)
+    lint = run([str(python), "-m", "ruff", "check", "."])
+    say(
+        "Fast tests only: notebooks (nbval), browser tests and the Colab-like pass were not run; "
+        "`python3 run.py test` runs everything."
+    )
+    return code or lint
+
+
+def cmd_test(extra: list[str]) -> int:
+    if "--fast" in extra:
+        return cmd_test_fast([arg for arg in extra if arg != "--fast"])
+    python = ensure_env()
+    targets: list[str] = []
+    # `run.py test tests/test_maths.py` runs just that; otherwise everything.
+    if not any(_names_a_path(arg) for arg in extra):
+        if has_files(TESTS, ("test_*.py", "*_test.py")):
+            targets.append("tests")
+        if has_files(NOTEBOOKS, ("*.ipynb",)):
+            targets.append("notebooks")
+        if not targets:
+            raise Failure(
+                "error: no tests were collected: tests/ has no test_*.py files and notebooks/ has no notebooks", code=5
+            )
+    cmd = [
+        str(python),
+        "-m",
+        "pytest",
+        *targets,
+        "--nbval",
+        "--nbval-current-env",
+        "--nbval-cell-timeout",
+        str(TEST_CELL_TIMEOUT),
+        "-p",
+        "no:cacheprovider",
+    ]
+    if NBVAL_FIX.is_file():
+        # Lets `fig;` hide a cell's result under nbval as it does in Jupyter.
+        cmd += ["-p", NBVAL_FIX_PLUGIN]
+    if SANITIZE_CFG.is_file():
+        cmd += ["--nbval-sanitize-with", str(SANITIZE_CFG.relative_to(ROOT))]
+    cmd += extra
+    code = run(cmd)
+    if code == 5:
+        print(
+            "error: no tests were collected, so nothing was checked (a run that tests nothing does not pass)",
+            file=sys.stderr,
+        )
+    if any(_names_a_path(arg) for arg in extra):  # chosen test files: the Colab-like pass is for full runs
+        say("Colab-like pass not run: you chose which tests to run.")
+        return code
+    lint = run([str(python), "-m", "ruff", "check", "."]) or run([str(python), "-m", "ruff", "format", "--check", "."])
+    colab_code = run_colab_like_tests()
+    return code or lint or colab_code
+
+
+def find_colab_python() -> str | None:
+    """A working python3.13: on PATH, or one that pyenv installed (its shim may not be active)."""
+    candidates = [shutil.which(COLAB_PYTHON)]
+    candidates += sorted(glob.glob(os.path.expanduser(f"~/.pyenv/versions/3.13*/bin/{COLAB_PYTHON}")))
+    for candidate in filter(None, candidates):
+        works = (
+            subprocess.run(
+                [candidate, "-c", "import venv, ensurepip"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            ).returncode
+            == 0
+        )
+        if works:
+            return candidate
+    return None
+
+
+def run_colab_like_tests() -> int:
+    """Run the widget tests again in a small environment like Google Colab's.
+
+    Colab ships ipywidgets 7.7.1, numpy 2.1 and Python 3.13, and notebooks that upgrade
+    ipywidgets break there; so the widgets must work unchanged on both 7.7 and 8. This needs a
+    ``python3.13`` on PATH; without one the pass is skipped with a note (and fails when
+    REQUIRE_COLAB_ENV=1, as in CI).
+    """
+    base = find_colab_python()
+    if base is None:
+        message = f"Colab-like widget tests skipped: no {COLAB_PYTHON} on PATH (install Python 3.13 to run them)"
+        if os.environ.get("REQUIRE_COLAB_ENV") == "1":
+            print(f"error: {message}", file=sys.stderr)
+            return 1
+        say(message)
+        return 0
+    say(f"== Colab-like environment ({COLAB_PYTHON}, {COLAB_REQUIREMENTS.name}) ==")
+    python = ensure_env(COLAB_VENV, COLAB_REQUIREMENTS, base)
+    return run([str(python), "-m", "pytest", *COLAB_LIKE_TESTS, "-p", "no:cacheprovider", "-q"])
+
+
+def cmd_execute(notebooks: list[str], timeout: int) -> int:
+    python = ensure_env()
+    if not EXECUTE_TOOL.is_file():
+        raise Failure(f"error: {EXECUTE_TOOL.relative_to(ROOT)} is missing")
+    paths = []
+    for name in notebooks:
+        path = Path(name)
+        if not path.exists() and (ROOT / name).exists():
+            path = ROOT / name
+        if not path.is_file():
+            raise Failure(f"error: no such notebook: {name}")
+        paths.append(str(path.resolve()))
+    return run([str(python), str(EXECUTE_TOOL), "--timeout", str(timeout), *paths])
