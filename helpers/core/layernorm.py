@@ -13,6 +13,7 @@ from decimal import MAX_EMAX, MIN_EMIN, ROUND_HALF_UP, Context, Decimal, localco
 
 import numpy as np
 
+from helpers.core import views
 from helpers.core.formula import layer_norm_forward
 from helpers.core.validation import (  # noqa: F401 - check_eps is used by numerics, backward, norm_family
     InputError,
@@ -161,18 +162,14 @@ class LayerNormSteps:
                 drifts.append(StageDrift(name, self.stage(name), self.exact.stage(name), largest, relative))
         return tuple(drifts)
 
-    # Pretty-printing lives in helpers.display; these hooks only hand the record over to it.
+    # Pretty-printing lives in helpers.display, which registers the views; these hooks only look them up.
     def __str__(self) -> str:
-        from helpers.display import steps_text
-
-        return steps_text(self)
+        return views.text(self)
 
     __repr__ = __str__
 
-    def _repr_html_(self) -> str:
-        from helpers.display import steps_html
-
-        return steps_html(self)
+    def _repr_html_(self) -> str | None:
+        return views.html(self)
 
 
 @dataclass(frozen=True)

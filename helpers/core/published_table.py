@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from helpers.core import views
 from helpers.core.formula import layer_norm_forward
 from helpers.core.layernorm import DEFAULT_EPS, frozen_array, layer_norm
 from helpers.core.validation import InputError, check_decimals
@@ -201,16 +202,12 @@ class PublishedOutputCheck:
         return EpsFitTable(self)
 
     def __str__(self) -> str:
-        from helpers.display import published_check_text
-
-        return published_check_text(self)
+        return views.text(self)  # drawn by helpers.display.verdicts
 
     __repr__ = __str__
 
-    def _repr_html_(self) -> str:
-        from helpers.display import published_check_html
-
-        return published_check_html(self)
+    def _repr_html_(self) -> str | None:
+        return views.html(self)
 
 
 @dataclass(frozen=True, repr=False)
@@ -220,16 +217,12 @@ class EpsFitTable:
     check: PublishedOutputCheck
 
     def __str__(self) -> str:
-        from helpers.display import eps_fits_text
-
-        return eps_fits_text(self.check)
+        return views.text(self)  # drawn by helpers.display.verdicts
 
     __repr__ = __str__
 
-    def _repr_html_(self) -> str:
-        from helpers.display import eps_fits_html
-
-        return eps_fits_html(self.check)
+    def _repr_html_(self) -> str | None:
+        return views.html(self)
 
 
 def check_published_output(

@@ -6,7 +6,8 @@ import math
 
 import numpy as np
 
-from helpers.core.layernorm import STAGES
+from helpers.core import views
+from helpers.core.layernorm import STAGES, LayerNormSteps
 from helpers.display.formatting import DEFAULT_PLACES, STAGE_LABELS, format_eps, format_values, places_for
 from helpers.display.model import StageLine, StepsTable, render_steps_html, render_steps_text
 
@@ -109,3 +110,6 @@ def steps_text(record, focus=(), stages=None) -> str:
 def steps_html(record, focus=(), stages=None) -> str:
     """The same as :func:`steps_text`, as an HTML table: focus shaded blue, stages rounding moved orange."""
     return render_steps_html(steps_table(record, focus, stages))
+
+
+views.register(LayerNormSteps, steps_text, steps_html)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import math
 
-from helpers.core.published_table import CLOSE_TOLERANCE
+from helpers.core import views
+from helpers.core.published_table import CLOSE_TOLERANCE, CONVENTIONS, EpsFitTable, PublishedOutputCheck
 from helpers.display.formatting import (
     DEFAULT_PLACES,
     format_eps,
@@ -184,8 +185,6 @@ def _eps_fits_rows(check) -> list[tuple[str, ...]]:
 
 
 def _eps_fits_header(check) -> tuple[str, ...]:
-    from helpers.core.published_table import CONVENTIONS
-
     return ("row", *(convention.short_name for convention in CONVENTIONS))
 
 
@@ -206,3 +205,7 @@ def eps_fits_text(check) -> str:
 def eps_fits_html(check) -> str:
     """The same as an HTML table; a cell where no eps fits is marked."""
     return render_html(eps_fits_table(check))
+
+
+views.register(PublishedOutputCheck, published_check_text, published_check_html)
+views.register(EpsFitTable, lambda fits: eps_fits_text(fits.check), lambda fits: eps_fits_html(fits.check))
