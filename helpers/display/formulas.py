@@ -22,7 +22,7 @@ from helpers.display.formatting import (
     places_for,
 )
 from helpers.display.model import FormulaLine, FormulasTable, render_formulas_html, render_formulas_text
-from helpers.display.steps import EXACT_EXTRA_PLACES, _places_showing_eps, stage_names
+from helpers.display.steps import EXACT_EXTRA_PLACES, places_showing_eps, stage_names
 
 MAX_EXTRA_PLACES = 6  # operands may get up to this many more places than their stage shows
 APPROX_LEGEND = "≈: the numbers shown are rounded; the result is worked out from the unrounded values."
@@ -144,7 +144,7 @@ def _filled(record, stage: str) -> tuple[str, str, str]:
 
         return (*_equation(build, s.places("squared_differences")), shown)
     # eps is small: the variance gets enough places for eps to be seen in the sum
-    wide = max(_places_showing_eps(record, s.base), s.places("variance_plus_eps"))
+    wide = max(places_showing_eps(record, s.base), s.places("variance_plus_eps"))
     if stage == "variance_plus_eps":
         shown = s.one("variance_plus_eps", wide)
 

@@ -25,7 +25,7 @@ def stage_names(names, what: str = "stages") -> tuple[str, ...]:
     return names
 
 
-def _places_showing_eps(record, places: int) -> int:
+def places_showing_eps(record, places: int) -> int:
     """Enough decimal places (at most 15) for eps to be seen in σ² + ε: 6 for eps = 1e-5."""
     if record.eps <= 0:
         return places
@@ -38,7 +38,7 @@ def _stage_cells(record, name: str, places: int) -> list[str]:
     if record.hand_rounded:  # a hand record's own digits, at the places kept
         return format_values(record.stage(name), places)
     if name == "variance_plus_eps":
-        places = _places_showing_eps(record, places)  # else σ² + ε looks the same as σ²
+        places = places_showing_eps(record, places)  # else σ² + ε looks the same as σ²
     return format_values(record.stage(name), places_for(record.stage(name), places))  # tiny: not 0.0000
 
 
