@@ -272,7 +272,7 @@ async def kernel_checks(hub, student: Student, teacher: Student) -> dict:
         await student.pull(hub.settings.series_repo)
         # The students' copy is the series' committed history; until this work is committed it
         # lacks the recording, so the test puts the working tree's two files into their copy.
-        for name in ("exercises.py", "class_record.py", "widgets/answer.py"):
+        for name in ("checking/exercises.py", "checking/class_record.py", "widgets/answer.py"):
             text = (ROOT / "helpers" / name).read_text(encoding="utf-8")
             await student.json(student.server(f"api/contents/{FOLDER}/helpers/{name}"), "PUT",
                                {"type": "file", "format": "text", "content": text}, expect=(200, 201))  # fmt: skip

@@ -55,7 +55,7 @@ def lecturer_publishes_a_fix(bare: Path) -> str:
             if cell.cell_type == "code" and "raise NotImplementedError" in cell.source and "def mean" in cell.source:
                 cell.source = cell.source.replace("len(row) is the number", "len(row) gives the number")
         nbformat.write(notebook, notebook_path)
-        helpers_file = work / "helpers" / "exercises.py"
+        helpers_file = work / "helpers" / "checking" / "exercises.py"
         helpers_file.write_text(helpers_file.read_text() + HELPERS_FIX)
         new = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# An extra exercise sheet")])
         nbformat.write(new, work / "notebooks" / "extra.ipynb")

@@ -12,7 +12,7 @@ from pathlib import Path
 from tools.run.env import BENCHMARKS, NOTEBOOKS, ROOT, child_env, ensure_env, natural_key, run, say
 
 LECTURE = ROOT / "lecture" / "layernorm_lecture.ipynb"
-SLIDES_TOOL = ROOT / "tools" / "lecture_slides.py"
+SLIDES_TOOL = ROOT / "tools" / "build" / "lecture_slides.py"
 
 
 def cmd_lab(extra: list[str]) -> int:

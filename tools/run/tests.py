@@ -13,7 +13,7 @@ from pathlib import Path
 from tools.run.env import NOTEBOOKS, ROOT, TESTS, Failure, ensure_env, has_files, run, say
 
 SANITIZE_CFG = TESTS / "nbval_sanitize.cfg"
-EXECUTE_TOOL = ROOT / "tools" / "execute_notebooks.py"
+EXECUTE_TOOL = ROOT / "tools" / "build" / "execute_notebooks.py"
 NBVAL_FIX = ROOT / "tools" / "pytest_plugins" / "nbval_store_history.py"
 NBVAL_FIX_PLUGIN = "tools.pytest_plugins.nbval_store_history"
 # Timeout for one notebook cell under `run.py test`; a later
