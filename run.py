@@ -175,7 +175,7 @@ def main(argv: list[str]) -> int:
             command
         ](extra)
     if argv and argv[0] in HUB_COMMANDS:
-        from tools import run_hub
+        from tools.run import hub as run_hub
 
         return {"hub": run_hub.cmd_hub, "hub-link": run_hub.cmd_hub_link, "hub-publish": run_hub.cmd_hub_publish}[
             argv[0]

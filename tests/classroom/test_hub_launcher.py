@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 
 from classroom.hub import accounts, install, launch, link, roster  # noqa: E402
 from classroom.hub.settings import HubSettings  # noqa: E402
-from tools import run_hub  # noqa: E402
+from tools.run import hub as run_hub  # noqa: E402
 from tools.run.env import Failure  # noqa: E402
 
 
