@@ -25,13 +25,13 @@ from helpers.widgets.base import (
     IPYWIDGETS_8,
     MAX_MATRIX_CELLS,
     MAX_VALUE_BOXES,
-    NumbersBox,
+    LessonWidget,
 )
 from helpers.widgets.explorer import StepExplorer, step_explorer
 from helpers.widgets.live import LiveTable, live_table
 from helpers.widgets.matrix import MatrixEditor, matrix_editor
 from helpers.widgets.questions import MultipleChoice, NumberQuestion, multiple_choice, number_question
-from helpers.widgets.row import RowEditor, _NumberLinePicture, row_editor
+from helpers.widgets.row import RowEditor, row_editor
 
 __all__ = [
     "EPS_SLIDER_EXPONENTS",
@@ -45,10 +45,9 @@ __all__ = [
     "MatrixEditor",
     "MultipleChoice",
     "NumberQuestion",
-    "NumbersBox",
+    "LessonWidget",
     "RowEditor",
     "StepExplorer",
-    "_NumberLinePicture",
     "answer_checker",
     "live_table",
     "matrix_editor",

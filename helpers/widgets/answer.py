@@ -10,17 +10,17 @@ from helpers.checking import answers as answer_check
 from helpers.checking import class_record
 from helpers.core.data import parse_row
 from helpers.core.layernorm import DEFAULT_EPS
+from helpers.core.validation import eps_from_text
 from helpers.widgets.base import (
+    _LABEL_FITS,
     _MESSAGE_COLOUR,
-    _WIDE,
-    NumbersBox,
+    LessonWidget,
     _as_text,
-    _check_eps_value,
     _never_raises,
 )
 
 
-class AnswerChecker(NumbersBox):
+class AnswerChecker(LessonWidget):
     """Type a value you computed and be told at once whether it is right. Made by :func:`answer_checker`."""
 
     _KIND_MARKS = {
@@ -33,7 +33,7 @@ class AnswerChecker(NumbersBox):
         super().__init__()
         self.places = places
         self.row = parse_row(_as_text(row))
-        self.eps = _check_eps_value(eps)
+        self.eps = eps_from_text(eps)
         self.gamma, self.beta = gamma, beta
         self.question = answer_check.question_text(self.row, quantity, index, self.eps, gamma=gamma, beta=beta)
         if places is not None:
@@ -46,7 +46,7 @@ class AnswerChecker(NumbersBox):
             placeholder="e.g. 0.446",
             continuous_update=False,
             layout=widgets.Layout(width="300px"),
-            **_WIDE,
+            **_LABEL_FITS,
         )
         self.check_button = widgets.Button(description="Check", layout=widgets.Layout(width="80px"))
         self.message_html = widgets.HTML()

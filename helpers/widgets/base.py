@@ -11,7 +11,6 @@ import ipywidgets as widgets
 import numpy as np
 
 from helpers.core.data import parse_number
-from helpers.core.validation import check_matrix, check_row_index, eps_from_text
 from helpers.widgets.accessibility import host_fixes_bundle, needs_host_fixes
 
 # ipywidgets 8 gives a widget's text form through _repr_mimebundle_, 7.x through _ipython_display_.
@@ -34,17 +33,19 @@ EXPLORER_STAGES = (
 )
 
 _MESSAGE_COLOUR = "#a33c00"  # a dark vermillion (Okabe–Ito), always with a ⚠ so colour is not needed
-_WIDE = {"style": {"description_width": "initial"}}
+# A field's description label as wide as its words (ipywidgets otherwise cuts it to a fixed width).
+_LABEL_FITS = {"style": {"description_width": "initial"}}
 
 
 # ---------------------------------------------------------------------------------------------
 # What every widget here shares
 
 
-class NumbersBox(widgets.VBox):
-    """A VBox whose plain-text form is its current numbers, not ``VBox(children=...)``.
+class LessonWidget(widgets.VBox):
+    """The base of every widget here: a VBox whose plain-text form is its current numbers, not
+    ``VBox(children=...)``.
 
-    A subclass defines ``text()``. Every widget here is one; notebooks 09 to 12 build small live tables on it.
+    A subclass defines ``text()``. Notebooks 09 to 13 build small live tables on it (:mod:`helpers.widgets.live`).
     Problems with what was typed are kept in ``_problems`` (field name → plain words) and shown in
     ``message_html``, an HTML widget the subclass places.
     """
@@ -149,19 +150,6 @@ def _number_text(value) -> str:
         text = repr(float(value) + 0.0)  # + 0.0 turns -0.0 into 0.0
         return text[:-2] if text.endswith(".0") else text
     return str(value)
-
-
-def _check_matrix(matrix) -> np.ndarray:
-    return check_matrix(matrix)
-
-
-def _check_row_index(index, rows: int) -> int:
-    return check_row_index(index, rows)
-
-
-def _check_eps_value(eps) -> float:
-    """eps given in code or typed into a box: the one rule of :mod:`helpers.core.validation`."""
-    return eps_from_text(eps)
 
 
 def _number_argument(value, name: str) -> float:

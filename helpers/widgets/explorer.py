@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from helpers.core.layernorm import DEFAULT_EPS, layer_norm_steps
+from helpers.core.validation import check_matrix, check_row_index, eps_from_text
 from helpers.display import (
     STAGE_LABELS,
     filled_formulas_html,
@@ -15,24 +16,21 @@ from helpers.display import (
 )
 from helpers.widgets.base import (
     EXPLORER_STAGES,
-    NumbersBox,
-    _check_eps_value,
-    _check_matrix,
-    _check_row_index,
+    LessonWidget,
     _message_lines,
     _never_raises,
 )
 
 
-class StepExplorer(NumbersBox):
+class StepExplorer(LessonWidget):
     """Reveal one stage of LayerNorm at a time for a chosen row. Made by :func:`step_explorer`."""
 
     def __init__(self, matrix, row=0, eps=DEFAULT_EPS, gamma=None, beta=None, decimals=None):
         super().__init__()
-        self.matrix = _check_matrix(matrix)
-        self.eps = _check_eps_value(eps)
+        self.matrix = check_matrix(matrix)
+        self.eps = eps_from_text(eps)
         self._gamma, self._beta, self._decimals = gamma, beta, decimals
-        row = _check_row_index(row, self.matrix.shape[0])
+        row = check_row_index(row, self.matrix.shape[0])
         self.record = layer_norm_steps(self.matrix[row], eps=self.eps, gamma=gamma, beta=beta, decimals=decimals)
         self._shown_row = row  # the row of ``record`` (the picker may hold a row that failed)
         self._position = 0
@@ -87,7 +85,7 @@ class StepExplorer(NumbersBox):
     def select_row(self, index) -> None:
         """Pick a row of the matrix by its index (row 1 is index 0)."""
         try:
-            index = _check_row_index(index, self.matrix.shape[0])
+            index = check_row_index(index, self.matrix.shape[0])
         except ValueError as problem:
             self._problems = {"row": str(problem)}
             self._render()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from helpers.widgets.base import NumbersBox, _never_raises
+from helpers.widgets.base import LessonWidget, _never_raises
 
 
-class LiveTable(NumbersBox):
+class LiveTable(LessonWidget):
     """Controls above a table that is made again whenever a control changes. Made by :func:`live_table`."""
 
     def __init__(self, make_table, **controls):

@@ -7,39 +7,37 @@ import numpy as np
 
 from helpers.core.data import parse_number
 from helpers.core.layernorm import DEFAULT_EPS, frozen_array, layer_norm, layer_norm_steps
+from helpers.core.validation import check_matrix, check_row_index, eps_from_text
 from helpers.display import format_eps, show_matrix, side_by_side, stage_names, steps_html, steps_text
 from helpers.widgets.accessibility import name
 from helpers.widgets.base import (
+    _LABEL_FITS,
     _MESSAGE_COLOUR,
-    _WIDE,
     MAX_MATRIX_CELLS,
-    NumbersBox,
+    LessonWidget,
     _as_text,
-    _check_eps_value,
-    _check_matrix,
-    _check_row_index,
     _message_lines,
     _never_raises,
     _number_text,
 )
 
 
-class MatrixEditor(NumbersBox):
+class MatrixEditor(LessonWidget):
     """Every row in and out side by side; editing a cell recomputes the whole output. Made by :func:`matrix_editor`."""
 
     def __init__(self, matrix, row=0, eps=DEFAULT_EPS, stages=None):
         super().__init__()
         self.add_class("layernorm-matrix-editor")  # the lecture's presenter styles its grid for the room
         self.stages = stage_names(stages, "stages") or None
-        self.matrix = _check_matrix(matrix)
+        self.matrix = check_matrix(matrix)
         rows, columns = self.matrix.shape
         if self.matrix.size > MAX_MATRIX_CELLS:
             raise ValueError(
                 f"matrix_editor makes one box per cell, at most {MAX_MATRIX_CELLS}; this matrix has "
                 f"{self.matrix.size}. Show a larger one with helpers.show_matrix."
             )
-        self.eps = _check_eps_value(eps)
-        self._row = _check_row_index(row, rows)
+        self.eps = eps_from_text(eps)
+        self._row = check_row_index(row, rows)
         self._output = frozen_array(layer_norm(self.matrix, eps=self.eps))
         self.record = layer_norm_steps(self.matrix[self._row], eps=self.eps)
         # Each cell's name is its description, "row 1, feature f1": to the eye the grid's row and column
@@ -79,7 +77,7 @@ class MatrixEditor(NumbersBox):
             value=self._row,
             description="current row:",
             layout=widgets.Layout(width="220px"),
-            **_WIDE,
+            **_LABEL_FITS,
         )
         self.row_picker.observe(self._on_row, names="value")
         self.eps_text = widgets.Text(
@@ -87,7 +85,7 @@ class MatrixEditor(NumbersBox):
             description="ε:",
             continuous_update=False,
             layout=widgets.Layout(width="200px"),
-            **_WIDE,
+            **_LABEL_FITS,
         )
         self.eps_text.observe(self._on_cell, names="value")
         self.message_html = widgets.HTML(layout=widgets.Layout(min_height="24px"))  # no jump when a message appears
@@ -137,7 +135,7 @@ class MatrixEditor(NumbersBox):
     def select_row(self, index) -> None:
         """Make row ``index`` (row 1 is index 0) the current row."""
         try:
-            self.row_picker.value = _check_row_index(index, self.matrix.shape[0])
+            self.row_picker.value = check_row_index(index, self.matrix.shape[0])
         except ValueError as problem:
             self._problems = {**self._problems, "row": str(problem)}
             self._render()
@@ -153,7 +151,7 @@ class MatrixEditor(NumbersBox):
                 except ValueError as problem:
                     problems[f"cell {i},{j}"] = f"row {i + 1}, feature {j + 1}: the cell {problem}."
         try:
-            eps = _check_eps_value(self.eps_text.value)
+            eps = eps_from_text(self.eps_text.value)
         except ValueError as problem:
             problems["eps"] = str(problem)
         if not problems:

@@ -8,10 +8,10 @@ import ipywidgets as widgets
 
 from helpers.core.data import parse_number
 from helpers.widgets.accessibility import name
-from helpers.widgets.base import _MESSAGE_COLOUR, _WIDE, NumbersBox, _never_raises, _number_argument
+from helpers.widgets.base import _LABEL_FITS, _MESSAGE_COLOUR, LessonWidget, _never_raises, _number_argument
 
 
-class _Question(NumbersBox):
+class _Question(LessonWidget):
     """What the check-yourself questions share: a verdict under the question, with ``explanation``
     after a right answer and ``hint`` after a wrong one. A subclass says whether the question is
     ``answered`` and ``right``, and how its verdict begins (``_verdict_start``)."""
@@ -109,7 +109,7 @@ class NumberQuestion(_Question):
         self.mistakes = [(_number_argument(value, "A mistake's value"), str(words)) for value, words in pairs]
         self.typed: float | None = None
         self.answer_box = name(
-            widgets.Text(description="your answer:", placeholder="a number", continuous_update=False, **_WIDE),
+            widgets.Text(description="your answer:", placeholder="a number", continuous_update=False, **_LABEL_FITS),
             "your answer",
         )
         self.answer_box.observe(self._on_answer, names="value")

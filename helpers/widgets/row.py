@@ -9,17 +9,16 @@ import numpy as np
 
 from helpers.core.data import parse_number, parse_row, split_row
 from helpers.core.layernorm import DEFAULT_EPS, STAGES, layer_norm_steps
-from helpers.core.validation import MAX_DECIMALS, InputError, check_decimals
+from helpers.core.validation import MAX_DECIMALS, InputError, check_decimals, eps_from_text
 from helpers.display import STAGE_LABELS, stage_names, steps_html, steps_text
 from helpers.plots.number_line import number_line_alt, number_line_text
 from helpers.widgets.accessibility import caption_html, describe_image, result_sentence, status_html
 from helpers.widgets.base import (
-    _WIDE,
+    _LABEL_FITS,
     EPS_SLIDER_EXPONENTS,
     MAX_VALUE_BOXES,
-    NumbersBox,
+    LessonWidget,
     _as_text,
-    _check_eps_value,
     _message_html,
     _message_lines,
     _never_raises,
@@ -27,7 +26,7 @@ from helpers.widgets.base import (
 )
 
 
-class RowEditor(NumbersBox):
+class RowEditor(LessonWidget):
     """Edit one row, eps, gamma and beta and see every stage of LayerNorm update at once.
 
     Made by :func:`row_editor`. ``record`` is the last good :class:`~helpers.core.layernorm.LayerNormSteps`;
@@ -49,7 +48,7 @@ class RowEditor(NumbersBox):
     ):
         super().__init__()
         values = parse_row(_as_text(row))
-        eps = _check_eps_value(eps)
+        eps = eps_from_text(eps)
         self.upto = _check_upto(upto)
         self.focus = stage_names(self.upto if focus is None and self.upto else focus, "focus")
         self.shown_stages = stage_names(stages, "stages") or None
@@ -65,7 +64,7 @@ class RowEditor(NumbersBox):
                 placeholder=placeholder,
                 continuous_update=False,
                 layout=widgets.Layout(width=width),
-                **_WIDE,
+                **_LABEL_FITS,
             )
             box.observe(self._on_field_edit, names="value")
             return box
@@ -84,7 +83,7 @@ class RowEditor(NumbersBox):
             description="ε (log scale):",
             readout_format=".1e",
             continuous_update=False,
-            **_WIDE,
+            **_LABEL_FITS,
         )
         self.eps_slider.observe(self._on_eps_slider, names="value")
         self.eps_text = text_box(_number_text(eps), "exact ε:", "e.g. 1e-5", width="200px")
@@ -109,7 +108,7 @@ class RowEditor(NumbersBox):
         self.messages["general"].layout.min_height = "24px"  # no jump when a message appears
         self.table = widgets.HTML()
         self.plot_image = widgets.Image(format="png", layout=widgets.Layout(width="600px")) if plot else None
-        self._picture = _NumberLinePicture() if plot else None
+        self._picture = _number_line_picture() if plot else None
         # For a screen reader: the result in words in a live region, and the picture's text alternative.
         self.announcement = widgets.HTML()
         self.plot_caption = widgets.HTML() if plot else None
@@ -214,7 +213,7 @@ class RowEditor(NumbersBox):
     def _recompute(self, sync_boxes: bool = False) -> None:
         problems = {}
         row = self._read("row", lambda: self._parse_row(self.row_text.value), problems)
-        eps = self._read("eps", lambda: _check_eps_value(self.eps_text.value), problems)
+        eps = self._read("eps", lambda: eps_from_text(self.eps_text.value), problems)
         gamma = self._read("gamma", lambda: self._per_feature(self.gamma_text.value, "γ", row), problems)
         beta = self._read("beta", lambda: self._per_feature(self.beta_text.value, "β", row), problems)
         decimals = int(self.places.value) if self.by_hand.value else None
@@ -360,7 +359,7 @@ class RowEditor(NumbersBox):
         )
 
 
-def _NumberLinePicture():
+def _number_line_picture():
     """The number line the row editor redraws on every edit (matplotlib is imported only when a plot is
     asked for): one Figure whose unchanging parts are drawn once, see helpers.plots.number_line."""
     from helpers.plots.number_line import NumberLinePicture
