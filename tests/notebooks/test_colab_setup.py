@@ -1,12 +1,14 @@
 """Google Colab, simulated here: every notebook's set-up cell fetches the lesson and imports helpers.
 
 In Colab a notebook opened from its badge arrives alone, without this repository. Its set-up cell
-(generated from tools/build/series.py) then clones the repository's helpers and data and imports them;
-outside Colab it does nothing visible. Here, for every notebook:
+(generated from tools/build/setup_cell.py, an ordinary module) then clones the repository's helpers and
+data and imports them; outside Colab it does nothing visible. The module's functions are tested here
+directly, and then the cell as stored in the notebooks, for every notebook:
 
 - a local git remote is made from a copy of the working tree (committed in a temporary folder, so
   this works before anything is committed), and the set-up cell's clone address is pointed at it
-  through LAYERNORM_REPOSITORY, the one thing the cell lets the environment change;
+  through LAYERNORM_REPOSITORY (and the fetch's time limit through LAYERNORM_FETCH_TIMEOUT), the
+  only things the cell lets the environment change;
 - a fresh kernel gets a fake ``google.colab`` module and cannot see this machine's ``helpers`` (Colab
   has none), runs the set-up cell as stored in the notebook, then the notebook's first cells.
 
@@ -17,6 +19,7 @@ the Colab-like environment (Python 3.13, ipywidgets 7.7.1, numpy 2.1).
 
 from __future__ import annotations
 
+import importlib.machinery
 import importlib.util
 import json
 import os
@@ -25,13 +28,13 @@ import shutil
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK_PATHS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-CLONE_ADDRESS_VARIABLE = "LAYERNORM_REPOSITORY"
 FIRST_CELLS = 3  # code cells run after the set-up cell
 # What Colab already has: the set-up cell must never install (and so never upgrade) any of these.
 COLAB_HAS = {
@@ -48,11 +51,13 @@ COLAB_HAS = {
     "traitlets",
 }
 
-jupyter_client = pytest.importorskip("jupyter_client")
-
 
 def _series():
     return importlib.import_module("tools.build.series")
+
+
+def _setup_cell():
+    return importlib.import_module("tools.build.setup_cell")
 
 
 def _cells(path: Path) -> list[dict]:
@@ -92,17 +97,15 @@ def test_every_badge_opens_its_own_notebook_from_the_one_address():
 
 def test_readme_series_table_is_generated_and_up_to_date():
     pytest.importorskip("nbformat")
-    spec = importlib.util.spec_from_file_location("tools_notebook_chrome", ROOT / "tools" / "notebook_chrome.py")
-    chrome = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(chrome)
+    chrome = importlib.import_module("tools.build.notebook_chrome")
     assert chrome.readme_is_up_to_date(), (
         "README.md's series table differs from tools/build/series.py; run `python tools/build/notebook_chrome.py`"
     )
 
 
 def test_setup_cell_is_folded_and_installs_nothing_colab_has():
-    series = _series()
-    source = series.setup_source()
+    setup_cell = _setup_cell()
+    source = setup_cell.cell_source()
     assert len(source.splitlines()) <= 45, "keep the set-up cell short"
     assert source.startswith("#@title "), "Colab shows a cell as its title line only when it starts with #@title"
     for path in NOTEBOOK_PATHS:
@@ -111,14 +114,148 @@ def test_setup_cell_is_folded_and_installs_nothing_colab_has():
             f"{path.name}: the set-up cell is not folded (JupyterLab: jupyter.source_hidden; Colab: cellView form); "
             "run tools/build/notebook_chrome.py"
         )
-    assert series.REPOSITORY_URL in source and CLONE_ADDRESS_VARIABLE in source
-    assert not {name.lower() for name in series.COLAB_MISSING_PACKAGES} & COLAB_HAS, (
-        "the set-up cell must not install what Colab has (that would upgrade it)"
-    )
+    assert _series().REPOSITORY_URL in source and setup_cell.REPOSITORY_VARIABLE in source
     installs = re.findall(r"pip[\"', ]+install(.*)", source)
     assert all(not re.search(rf"\b{name}\b", line) for line in installs for name in COLAB_HAS), installs
     for path in NOTEBOOK_PATHS:
         assert _source(_tagged(path, "chrome-setup")) == source, f"{path.name}: run tools/build/notebook_chrome.py"
+
+
+# ---------------------------------------------------------------------------------------------
+# The set-up cell's module, tested directly (in this process, with a fake git where git must fail)
+
+FAKE_GIT = """#!/bin/sh
+echo "GIT_TERMINAL_PROMPT=$GIT_TERMINAL_PROMPT" >> "{log}"
+{action}
+"""
+FAILURES = {
+    # case: (what the fake git does, words the sentence must contain)
+    "private": (
+        "echo \"fatal: could not read Username for 'https://github.com': terminal prompts disabled\" >&2; exit 128",
+        ("does not exist or is not public", "no GitHub login is needed"),
+    ),
+    "offline": (
+        "echo \"fatal: unable to access 'https://github.com/a/b/': Could not resolve host: github.com\" >&2; exit 128",
+        ("no internet connection", "run this cell again"),
+    ),
+    "hangs": ("exec sleep 30", ("took longer than 2 s", "run this cell again")),  # exec: killed at the limit
+}
+
+
+def _fake_git(folder: Path, action: str, monkeypatch) -> Path:
+    """Put a ``git`` that does ``action`` (and logs GIT_TERMINAL_PROMPT) first on PATH; return its log."""
+    folder.mkdir()
+    log = folder / "git.log"
+    (folder / "git").write_text(FAKE_GIT.format(log=log, action=action), encoding="utf-8")
+    (folder / "git").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+    return log
+
+
+def test_cell_is_the_modules_code_with_its_values_written_in():
+    setup_cell = _setup_cell()
+    source = setup_cell.cell_source()
+    compile(source, "set-up cell", "exec")
+    assert not re.search(r"^\s", source.splitlines()[-1]), "the cell must end at its top level (import helpers)"
+    assert "def set_up" not in source, "set_up's body is the cell's top level"
+    for name, value in setup_cell.VALUES.items():
+        assert name not in source and f'"{value}"' in source, name
+    module_text = Path(setup_cell.__file__).read_text(encoding="utf-8")
+    planted = module_text.replace("return  # fetched already", "return  # fetched before")
+    assert "return  # fetched before" in setup_cell.cell_source(planted), "the cell is not made from the module"
+    outside = module_text.replace("\n    import helpers\n", "\nimport helpers\n")
+    with pytest.raises(ValueError, match="every line must be in its body"):
+        setup_cell.cell_source(outside)
+
+
+@pytest.mark.parametrize("case", sorted(FAILURES))
+def test_fetch_lesson_failure_is_one_sentence(case, tmp_path, monkeypatch):
+    setup_cell = _setup_cell()
+    action, expected = FAILURES[case]
+    log = _fake_git(tmp_path / "bin", action, monkeypatch)
+    monkeypatch.setenv(setup_cell.FETCH_TIMEOUT_VARIABLE, "2")
+    clone = tmp_path / "content" / setup_cell.CLONE_FOLDER
+    with pytest.raises(setup_cell.SetupProblem) as caught:
+        setup_cell.fetch_lesson("https://github.com/nobody/not-there", clone)
+    (sentence,) = caught.value._render_traceback_()
+    assert sentence.startswith("Set-up stopped: ") and "https://github.com/nobody/not-there" in sentence, sentence
+    assert sentence.endswith(".") and ". " not in sentence and "\n" not in sentence, sentence
+    for words in expected:
+        assert words in sentence, f"{case}: {words!r} not in {sentence!r}"
+    assert log.read_text().split() == ["GIT_TERMINAL_PROMPT=0"], "git may prompt for a login"
+    assert not clone.exists(), "a failed fetch left a folder behind"
+
+
+def test_fetch_lesson_does_not_fetch_a_complete_copy_again(tmp_path, monkeypatch):
+    setup_cell = _setup_cell()
+    log = _fake_git(tmp_path / "bin", "exit 1", monkeypatch)
+    clone = tmp_path / setup_cell.CLONE_FOLDER
+    (clone / "helpers").mkdir(parents=True)
+    (clone / "helpers" / "__init__.py").write_text("", encoding="utf-8")
+    (clone / "data").mkdir()
+    setup_cell.fetch_lesson("https://github.com/nobody/not-there", clone)
+    assert not log.exists(), "a complete copy was fetched again"
+    assert (clone / "helpers" / "__init__.py").is_file()
+
+
+@pytest.mark.parametrize("leftover", ["empty folder", "no data"])
+def test_fetch_lesson_fetches_an_incomplete_copy_again(leftover, local_remote, tmp_path):
+    setup_cell = _setup_cell()
+    clone = tmp_path / setup_cell.CLONE_FOLDER
+    clone.mkdir()
+    if leftover == "no data":
+        shutil.copytree(ROOT / "helpers", clone / "helpers", ignore=shutil.ignore_patterns("__pycache__"))
+    setup_cell.fetch_lesson(local_remote, clone)
+    assert (clone / "helpers" / "__init__.py").is_file() and (clone / "data" / "residual_matrix.csv").is_file()
+
+
+@pytest.fixture
+def set_up_here(tmp_path, monkeypatch, capfd):
+    """Run set_up() from tmp_path/notebooks; give back what it printed and sys.path as it left it."""
+    notebooks = tmp_path / "notebooks"
+    notebooks.mkdir()
+    monkeypatch.chdir(notebooks)
+    monkeypatch.setattr(sys, "path", list(sys.path))  # set_up may add to it: put it back afterwards
+    importlib.import_module("helpers")  # imported already, so set_up's `import helpers` takes no copy's
+
+    def run():
+        before = list(sys.path)
+        _setup_cell().set_up()
+        printed = capfd.readouterr()
+        return printed.out + printed.err, [entry for entry in sys.path if entry not in before]
+
+    return run
+
+
+def test_set_up_outside_colab_shows_nothing_and_changes_nothing_when_helpers_is_installed(set_up_here, monkeypatch):
+    monkeypatch.delitem(sys.modules, "google.colab", raising=False)
+    assert importlib.util.find_spec("helpers") is not None
+    printed, added = set_up_here()
+    assert printed == "" and added == [], (printed, added)
+    assert not list(Path.cwd().iterdir()), "outside Colab nothing may be fetched"
+
+
+def test_set_up_outside_colab_finds_helpers_beside_notebooks(set_up_here, monkeypatch):
+    monkeypatch.delitem(sys.modules, "google.colab", raising=False)
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "helpers" else find_spec(name, *a)
+    )
+    printed, added = set_up_here()
+    assert printed == "" and added == [str(Path.cwd().parent)], (printed, added)
+    assert not list(Path.cwd().iterdir()), "outside Colab nothing may be fetched"
+
+
+def test_set_up_in_colab_fetches_into_the_working_folder_and_puts_it_first(set_up_here, monkeypatch, local_remote):
+    setup_cell = _setup_cell()
+    monkeypatch.setitem(sys.modules, "google.colab", types.ModuleType("google.colab"))
+    monkeypatch.setenv(setup_cell.REPOSITORY_VARIABLE, local_remote)
+    printed, added = set_up_here()
+    clone = Path.cwd() / setup_cell.CLONE_FOLDER
+    assert printed == "" and added == [str(clone)], (printed, added)
+    spec = importlib.machinery.PathFinder.find_spec("helpers", sys.path)
+    assert Path(spec.origin) == clone / "helpers" / "__init__.py", "a fresh Python would import another helpers"
+    assert (clone / "helpers" / "__init__.py").is_file() and (clone / "data" / "residual_matrix.csv").is_file()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -129,6 +266,7 @@ class Kernel:
     """A fresh IPython kernel of this Python, in ``folder``, with ``env`` added to its environment."""
 
     def __init__(self, folder: Path, env: dict[str, str], spec_dir: Path):
+        pytest.importorskip("jupyter_client")
         from jupyter_client import KernelManager
         from jupyter_client.kernelspec import KernelSpecManager
 
@@ -258,7 +396,7 @@ def test_setup_cell_in_simulated_colab_fetches_the_lesson_then_the_notebook_runs
     cells = [cell for cell in _cells(path) if cell["cell_type"] == "code"]
     setup = _source(_tagged(path, "chrome-setup"))
     assert _source(cells[0]) == setup, f"{path.name}: the set-up cell must be the first code cell"
-    kernel = Kernel(content, {CLONE_ADDRESS_VARIABLE: local_remote}, tmp_path)
+    kernel = Kernel(content, {_setup_cell().REPOSITORY_VARIABLE: local_remote}, tmp_path)
     try:
         assert not _problems(kernel.run(PRETEND_TO_BE_COLAB))
         outputs = kernel.run(setup)
@@ -288,7 +426,7 @@ def test_setup_cell_outside_colab_shows_nothing_and_finds_helpers(tmp_path):
     notebooks.mkdir(parents=True)
     shutil.copytree(ROOT / "helpers", tmp_path / "lesson" / "helpers", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / "data", tmp_path / "lesson" / "data")
-    setup = _series().setup_source()
+    setup = _setup_cell().cell_source()
     kernel = Kernel(notebooks, {}, tmp_path)
     try:
         assert not _problems(kernel.run(HIDE_INSTALLED_HELPERS))
@@ -304,30 +442,13 @@ def test_setup_cell_outside_colab_shows_nothing_and_finds_helpers(tmp_path):
 # ---------------------------------------------------------------------------------------------
 # When the fetch fails in Colab: one plain sentence each, never a login prompt or a traceback
 
-FAKE_GIT = """#!/bin/sh
-echo "GIT_TERMINAL_PROMPT=$GIT_TERMINAL_PROMPT" >> "{log}"
-{action}
-"""
-FAILURES = {
-    # what git does -> (words the sentence must contain, words it must not)
-    "private": (
-        "echo \"fatal: could not read Username for 'https://github.com': terminal prompts disabled\" >&2; exit 128",
-        ("does not exist or is not public", "no GitHub login is needed"),
-    ),
-    "offline": (
-        "echo \"fatal: unable to access 'https://github.com/a/b/': Could not resolve host: github.com\" >&2; exit 128",
-        ("no internet connection", "run this cell again"),
-    ),
-    "hangs": ("sleep 30", ("took longer than 2 s", "run this cell again")),
-}
-
 
 @pytest.fixture(scope="module")
 def colab_kernel(tmp_path_factory):
     """One simulated Colab kernel for every failure case (each case changes PATH and the address)."""
     folder = tmp_path_factory.mktemp("colab-failures")
     (folder / "content").mkdir()
-    kernel = Kernel(folder / "content", {"LAYERNORM_FETCH_TIMEOUT": "2"}, folder)
+    kernel = Kernel(folder / "content", {_setup_cell().FETCH_TIMEOUT_VARIABLE: "2"}, folder)
     assert not _problems(kernel.run(PRETEND_TO_BE_COLAB))
     yield kernel, folder
     kernel.stop()
@@ -358,7 +479,7 @@ def test_failed_fetch_says_what_happened_in_one_sentence(case, colab_kernel):
         f"os.environ['LAYERNORM_REPOSITORY'] = {address!r}"
     )
     try:
-        sentence = _one_sentence(kernel.run(_series().setup_source(), timeout=60))
+        sentence = _one_sentence(kernel.run(_setup_cell().cell_source(), timeout=60))
     finally:
         kernel.run("os.environ['PATH'] = saved_path")
     for words in expected:
@@ -372,7 +493,7 @@ def test_missing_repository_with_real_git_says_so_in_one_sentence(colab_kernel, 
         pytest.skip("needs git")
     kernel, folder = colab_kernel
     kernel.run(f"os.environ['LAYERNORM_REPOSITORY'] = {(tmp_path / 'no-such-repository').as_uri()!r}")
-    sentence = _one_sentence(kernel.run(_series().setup_source(), timeout=60))
+    sentence = _one_sentence(kernel.run(_setup_cell().cell_source(), timeout=60))
     assert "does not exist or is not public" in sentence, sentence
 
 
@@ -385,7 +506,7 @@ def test_incomplete_folder_is_fetched_again(leftover, colab_kernel, local_remote
         shutil.copytree(ROOT / "helpers", clone / "helpers", ignore=shutil.ignore_patterns("__pycache__"))
     kernel.run(f"os.environ['LAYERNORM_REPOSITORY'] = {local_remote!r}")
     try:
-        outputs = kernel.run(_series().setup_source(), timeout=60)
+        outputs = kernel.run(_setup_cell().cell_source(), timeout=60)
         assert not outputs, outputs
         assert (clone / "helpers" / "__init__.py").is_file() and (clone / "data" / "residual_matrix.csv").is_file()
     finally:

@@ -173,7 +173,7 @@ class TestEachNotebook:
     def test_chrome_is_up_to_date(self, path):
         chrome = _load_tool("notebook_chrome")
         assert chrome.stale_notebooks([path]) == [], (
-            f"{path.name}: the header, set-up or footer cell differs from tools/build/series.py; run "
+            f"{path.name}: the header, set-up or footer cell differs from tools/build/series.py or setup_cell.py; run "
             "`python tools/build/notebook_chrome.py` (then execute the notebook again if the set-up cell changed)"
         )
 

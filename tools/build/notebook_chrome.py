@@ -1,12 +1,13 @@
-"""Rewrite the generated cells of every notebook from tools/build/series.py.
+"""Rewrite the generated cells of every notebook from tools/build/series.py and tools/build/setup_cell.py.
 
     python tools/build/notebook_chrome.py            # rewrite notebooks/*.ipynb and README.md where needed
     python tools/build/notebook_chrome.py --check    # change nothing; exit 1 listing stale notebooks (and README)
 
 The cells, found by their tag:
   chrome-header    first cell: title, goal, "you are here" roadmap, Open-in-Colab badge
-  chrome-setup     second cell: makes `import helpers` work (locally and in Colab); folded
-                   (jupyter.source_hidden, and Colab's cellView "form" under its #@title line)
+  chrome-setup     second cell: makes `import helpers` work (locally and in Colab), made from
+                   tools/build/setup_cell.py; folded (jupyter.source_hidden, and Colab's cellView
+                   "form" under its #@title line)
   chrome-footer    last cell: ← previous · contents · next →
   chrome-contents  (00_contents.ipynb only) the table of notebooks
 README.md's series table (between `<!-- series-table` and `<!-- /series-table -->`) is rewritten
@@ -30,7 +31,7 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))  # run as a script: tools/ is a package under ROOT
-from tools.build import series  # noqa: E402
+from tools.build import series, setup_cell  # noqa: E402
 
 NOTEBOOKS_DIR = ROOT / "notebooks"
 README = ROOT / "README.md"
@@ -45,8 +46,8 @@ def tags(cell) -> list[str]:
 
 
 def _metadata(tag: str) -> dict:
-    """A chrome cell's metadata: its tag, and for the set-up cell what folds it (series.SETUP_CELL_METADATA)."""
-    extra = series.SETUP_CELL_METADATA if tag == SETUP else {}
+    """A chrome cell's metadata: its tag, and for the set-up cell what folds it (setup_cell.METADATA)."""
+    extra = setup_cell.METADATA if tag == SETUP else {}
     return {**copy.deepcopy(extra), "tags": [tag]}
 
 
@@ -93,7 +94,7 @@ def rewrite(nb, file: str):
     """Put up-to-date chrome cells into the notebook ``nb`` (in place) and return it."""
     cells = list(nb.cells)
     header = _set_source(_take(cells, HEADER), HEADER, series.header_markdown(file))
-    setup = _set_source(_take(cells, SETUP), SETUP, series.setup_source())
+    setup = _set_source(_take(cells, SETUP), SETUP, setup_cell.cell_source())
     footer = _set_source(_take(cells, FOOTER), FOOTER, series.footer_markdown(file))
     for cell in cells:
         if CONTENTS in tags(cell):
