@@ -106,9 +106,9 @@ def test_number_line_labels_cross_no_line_and_no_other_label(row, figure_of):
         ax = plots.number_line(record).axes[0]
     else:  # the smaller picture the row editor redraws
         pytest.importorskip("ipywidgets")
-        from helpers.widgets import _NumberLinePicture
+        from helpers.plots.number_line import NumberLinePicture
 
-        picture = _NumberLinePicture()
+        picture = NumberLinePicture()
         picture.png(record)
         ax = picture.figure.axes[0]
     mean, std = X[row].mean(), np.sqrt(X[row].var() + EPS)
