@@ -11,15 +11,13 @@ one plain sentence. Introduced in notebook 13.
 from __future__ import annotations
 
 import copy
-import signal
 import sys
-import threading
 import time
 import warnings
 
 import numpy as np
 
-from helpers.checking.sandbox import stop_thread
+from helpers.checking import sandbox
 
 GAMMA_NAMES = ("weight", "gamma", "scale", "a_2")  # what implementations call γ
 BETA_NAMES = ("bias", "beta", "shift", "b_2")  # and β
@@ -29,18 +27,8 @@ class CallProblem(Exception):
     """Calling ``fn`` went wrong; ``str(problem)`` is one plain sentence for the learner."""
 
 
-class _TimeUp(BaseException):  # BaseException: a bare `except Exception` in fn cannot swallow it
-    pass
-
-
 def _is_torch_module(fn) -> bool:
     return any(cls.__module__.startswith("torch.nn") and cls.__name__ == "Module" for cls in type(fn).__mro__)
-
-
-def _first_line(problem: BaseException) -> str:
-    text = str(problem).strip().splitlines()
-    text = text[0] if text else ""
-    return text if len(text) <= 160 else text[:157] + "..."
 
 
 def as_numbers(value) -> np.ndarray | None:
@@ -94,7 +82,8 @@ TORCH_ONLY = ("bfloat16",)  # probe types numpy has no array for: sent as a torc
 class Caller:
     """Calls ``fn`` on float64, float32 or float16 matrices (or bfloat16 tensors) and returns float64 arrays.
 
-    ``time_limit`` (seconds, shared by every call) is enforced in-process: it stops Python code only.
+    ``time_limit`` (seconds, shared by every call; None: no limit) is enforced in-process, by
+    :func:`helpers.checking.sandbox.run`: it stops Python code only.
     :func:`helpers.forensics.fingerprints.fingerprint` runs the whole Caller in a child process instead, where it can.
     ``progress(text)``, if given, is told about each call before it starts. ``output_types`` maps each
     input type to the type ``fn`` returned for it.
@@ -122,19 +111,18 @@ class Caller:
         described = f"a {x.shape[0]} × {x.shape[1]} {kind} matrix"
         if self.progress is not None:
             self.progress(described)
-        try:
-            out = self._limited(lambda: self._call(x, dtype))
-        except _TimeUp:
-            raise CallProblem(
-                f"It did not finish within {self.time_limit:g} s on {described}; it may loop forever."
-            ) from None
-        except CallProblem:
-            raise
-        except Exception as problem:  # noqa: BLE001 (anything fn raises becomes one sentence)
-            raise CallProblem(
-                f"Calling it on {described} raised {type(problem).__name__}: {_first_line(problem)}"
-            ) from None
-        array = self._as_array(out, x, described)
+        seconds = None if self.deadline is None else self.deadline - time.monotonic()
+        done = None  # the time shared by every call is up: fn is not called again
+        if seconds is None or seconds > 0:
+            done = sandbox.run(self._call, x, dtype, time_limit=seconds, name="helpers.forensics.fingerprints call")
+        if done is None or done.timed_out:
+            raise CallProblem(f"It did not finish within {self.time_limit:g} s on {described}; it may loop forever.")
+        error = done.error
+        if isinstance(error, CallProblem) or error is not None and not isinstance(error, Exception):
+            raise error  # Caller's own sentence, or a KeyboardInterrupt or SystemExit: passed on as they are
+        if error is not None:  # anything else fn raises becomes one sentence
+            raise CallProblem(f"Calling it on {described} raised {sandbox.describe(error, first_line=True)}")
+        array = self._as_array(done.value, x, described)
         self.output_types[kind] = self._last_type
         return array
 
@@ -203,39 +191,3 @@ class Caller:
                 "a LayerNorm returns the shape it was given."
             )
         return array
-
-    def _limited(self, call):
-        if self.deadline is None:
-            return call()
-        seconds = self.deadline - time.monotonic()
-        if seconds <= 0:
-            raise _TimeUp
-        if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
-
-            def alarm(_signum, _frame):
-                raise _TimeUp
-
-            previous = signal.signal(signal.SIGALRM, alarm)
-            signal.setitimer(signal.ITIMER_REAL, seconds)
-            try:
-                return call()
-            finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.signal(signal.SIGALRM, previous)
-        result = {}
-
-        def run():  # elsewhere (not the main thread, or Windows): a helper thread we stop waiting for
-            try:
-                result["value"] = call()
-            except BaseException as problem:  # noqa: BLE001 (handed back to the caller below)
-                result["problem"] = problem
-
-        worker = threading.Thread(target=run, daemon=True, name="helpers.forensics.fingerprints call")
-        worker.start()
-        worker.join(seconds)
-        if worker.is_alive():
-            stop_thread(worker)  # an endless Python loop stops here; one long C call runs on by itself
-            raise _TimeUp
-        if "problem" in result:
-            raise result["problem"]
-        return result["value"]
