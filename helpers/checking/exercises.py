@@ -19,74 +19,18 @@ or a plain list of numbers (numpy reads both the same), as long as its shape is 
 
 from __future__ import annotations
 
-import html
-import threading
-from dataclasses import dataclass
-
 import numpy as np
 
 from helpers.checking import class_record
-from helpers.checking.cases import STEPS, Case, cases, mistakes, rounded_results
-from helpers.checking.sandbox import Stopped, stop_thread
+from helpers.checking.cases import STEPS, Case, cases
+from helpers.checking.results import CheckResult, close, match_mistake, run_call, values_text
 from helpers.core.layernorm import DEFAULT_EPS
-from helpers.display.formatting import scroll_box
 
-TIME_LIMIT = 3.0  # seconds for one call of the learner's function
 SCALAR_STEPS = ("mean", "variance", "std")
 PER_FEATURE = (
     "γ and β are per feature: one per column. Your function treats them as one per row (numpy could "
     "not line the shapes up); write gamma * x_hat + beta, which applies γ and β along each row's features."
 )
-
-
-@dataclass(frozen=True)
-class CheckResult:
-    """The verdict of :func:`check`. ``passed`` (bool), ``diagnosis`` (plain words), ``mistake`` (the
-    named mistake's key, e.g. "n-1", or None), and the first failing case: ``case`` (what it was),
-    ``expected`` and ``got`` (as text)."""
-
-    step: str
-    passed: bool
-    diagnosis: str
-    mistake: str | None = None
-    case: str = ""
-    arguments: str = ""
-    expected: str = ""
-    got: str = ""
-    count: int = 0
-
-    def __repr__(self) -> str:
-        mark = "✓" if self.passed else "✗"
-        lines = [f"{mark} {self.step}: {self.diagnosis}"]
-        if self.case:
-            lines += [f"  input:    {self.case}" + (f": {self.arguments}" if self.arguments else "")]
-        if self.expected:
-            lines += [f"  expected: {self.expected}", f"  got:      {self.got}"]
-        return "\n".join(lines)
-
-    __str__ = __repr__
-
-    def _repr_html_(self) -> str:
-        colour = "#1a7f37" if self.passed else "#b3261e"
-        mark = "✓" if self.passed else "✗"
-        rows = ""
-        for label, text in (
-            ("input", self.case + (f": {self.arguments}" if self.arguments else "")),
-            ("expected", self.expected),
-            ("got", self.got),
-        ):
-            if text:
-                rows += (
-                    f'<tr><th style="text-align:left;padding-right:1em">{label}</th>'
-                    f'<td style="text-align:left;font-family:monospace">{html.escape(text)}</td></tr>'
-                )
-        table = (
-            scroll_box(f'<table style="margin:0.3em 0 0 1.5em">{rows}</table>', f"{self.step} check") if rows else ""
-        )
-        return (
-            f'<div><div style="color:{colour}">'
-            f"<b>{mark} {html.escape(self.step)}</b>: {html.escape(self.diagnosis)}</div>{table}</div>"
-        )
 
 
 @class_record.recorded  # on the class hub, the verdict also goes to the lecturer's page
@@ -139,12 +83,12 @@ def check(step: str, fn) -> CheckResult:
     wrong = [
         (case, value)
         for case, value in outcomes
-        if value is None or np.shape(value) != case.expected.shape or not _close(value, case.expected, case)
+        if value is None or np.shape(value) != case.expected.shape or not close(value, case.expected, case)
     ]
     if not wrong:
         return CheckResult(name, True, f"right on all {len(found)} unseen inputs: {_summary(found)}.", count=len(found))
     case, value = wrong[0]
-    mistake = _match_mistake(name, outcomes)
+    mistake = match_mistake(name, outcomes)
     if mistake is not None:
         shown = _shown_case(mistake, outcomes, wrong)
         case, value = shown
@@ -175,60 +119,7 @@ def check(step: str, fn) -> CheckResult:
 
 
 # ---------------------------------------------------------------------------------------------
-# Running the learner's function safely
-
-
-@dataclass
-class Outcome:
-    value: object = None
-    problem: str | None = None
-    key: str | None = None
-    mutated: bool = False
-
-
-def run_call(fn, args, time_limit: float = TIME_LIMIT) -> Outcome:
-    """Call ``fn(*copies of args)`` in a daemon thread, so that an endless loop cannot hang the kernel."""
-    copies = tuple(np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args)
-    box: dict = {}
-
-    def target():
-        try:
-            with np.errstate(all="ignore"):  # 0 / 0 gets a plain sentence (NaN) instead of numpy's warning
-                box["value"] = fn(*copies)
-        except Stopped:
-            box["stopped"] = True
-        except BaseException as error:  # noqa: BLE001 — the learner's code may raise anything
-            box["error"] = error
-
-    thread = threading.Thread(target=target, daemon=True, name="helpers.checking.exercises check")
-    thread.start()
-    thread.join(time_limit)
-    if thread.is_alive() and not stop_thread(thread):
-        return Outcome(
-            problem=f"Your function did not finish within {time_limit:g} seconds: look for a loop "
-            "that never ends (a `while` whose condition never becomes false). It is still "
-            "running in the background: restart the kernel once you have fixed it.",
-            key="timeout",
-        )
-    if box.get("stopped"):
-        return Outcome(
-            problem=f"Your function did not finish within {time_limit:g} seconds, so the check stopped "
-            "it: look for a loop that never ends (a `while` whose condition never becomes false).",
-            key="timeout",
-        )
-    if "error" in box:
-        error = box["error"]
-        if isinstance(error, NotImplementedError):
-            return Outcome(
-                problem="Not written yet: replace `raise NotImplementedError` with your code, run that "
-                "cell, then run this one again.",
-                key="not-written",
-            )
-        return Outcome(
-            problem=f"Your function raised {type(error).__name__}: {error}"[:400], key="exception", value=error
-        )
-    mutated = any(isinstance(a, np.ndarray) and not np.array_equal(a, c, equal_nan=True) for a, c in zip(args, copies))
-    return Outcome(value=box.get("value"), mutated=mutated)
+# Reading what the learner's function returned
 
 
 def _as_result(step: str, case: Case, value):
@@ -278,59 +169,6 @@ def problem_key(problem: str) -> str:
     )
 
 
-def _close(value, expected, case: Case) -> bool:
-    rtol, atol = case.tolerance
-    return bool(np.allclose(value, expected, rtol=rtol, atol=atol, equal_nan=True))
-
-
-def _match_mistake(step: str, outcomes):
-    """The first named mistake whose results match the learner's on every case (single mistakes are
-    tried before two at once); rounding matches any rounded form, case by case; the one-pass variance,
-    right in exact arithmetic, matches a function wrong only on float32 rows far from zero."""
-    for mistake in mistakes(step):
-        if mistake.key == "rounding":
-            if all(
-                value is not None
-                and any(np.shape(r) == np.shape(value) and _close(value, r, case) for r in rounded_results(step, case))
-                for case, value in outcomes
-            ):
-                return mistake
-            continue
-        if mistake.result is None:  # the one-pass variance: known by where it fails
-            if _one_pass_pattern(outcomes):
-                return mistake
-            continue
-        matched = any(value is not None for _, value in outcomes)
-        for case, value in outcomes:
-            try:
-                theirs = mistake.result(case.args)
-            except (ValueError, IndexError, TypeError):
-                theirs = None
-            if theirs is None and value is None:
-                continue
-            if (
-                theirs is None
-                or value is None
-                or np.shape(theirs) != np.shape(value)
-                or not _close(value, theirs, case)
-            ):
-                matched = False
-                break
-        if matched:
-            return mistake
-    return None
-
-
-def _one_pass_pattern(outcomes) -> bool:
-    """Right (to the tolerance) on every case but some float32 ones far from zero, and wrong there."""
-    wrong = [
-        case
-        for case, value in outcomes
-        if value is None or np.shape(value) != case.expected.shape or not _close(value, case.expected, case)
-    ]
-    return bool(wrong) and all(case.far_from_zero for case in wrong)
-
-
 def _shown_case(mistake, outcomes, wrong):
     """The failing case to show with a named mistake: for the one-pass variance, the float32 row far
     from zero where it fails; otherwise the first failing case."""
@@ -343,21 +181,11 @@ def _shown_case(mistake, outcomes, wrong):
 # Words and numbers for the verdict
 
 
-def _text(value, limit: int = 8) -> str:
-    array = np.asarray(value, dtype=np.float64)
-    if array.ndim == 0:
-        return f"{float(array):.6g}"
-    if array.ndim == 1:
-        items = [f"{v:.6g}" for v in array[:limit]] + (["…"] if array.size > limit else [])
-        return "[" + ", ".join(items) + "]"
-    return "[" + ", ".join(_text(row, limit) for row in array[:4]) + (", …]" if array.shape[0] > 4 else "]")
-
-
 def _arguments(case: Case) -> str:
     parts = []
     for arg in case.args:
         if isinstance(arg, np.ndarray):
-            parts.append(_text(arg) + (" (float32)" if arg.dtype == np.float32 else ""))
+            parts.append(values_text(arg) + (" (float32)" if arg.dtype == np.float32 else ""))
         else:
             parts.append(f"{arg:g}")
     return ", ".join(parts)
@@ -368,13 +196,20 @@ def _failure(step, case: Case, diagnosis: str, got=None, mistake: str | None = N
         got = None
     shown = "" if got is None or isinstance(got, BaseException) else _safe_text(got)
     return CheckResult(
-        step, False, diagnosis, mistake, case.label, _arguments(case), _text(case.expected) if shown else "", shown
+        step,
+        False,
+        diagnosis,
+        mistake,
+        case.label,
+        _arguments(case),
+        values_text(case.expected) if shown else "",
+        shown,
     )
 
 
 def _safe_text(got) -> str:
     try:
-        return _text(got)
+        return values_text(got)
     except (TypeError, ValueError):
         return repr(got)[:120]
 

@@ -1,13 +1,13 @@
 """The "module" exercise of notebook 08: check a learner's ``torch.nn.Module`` LayerNorm.
 
 Imported by :func:`helpers.checking.exercises.check` only for ``step="module"``, so torch is never imported
-by ``import helpers``. The module may be a class taking ``(n_features, eps=1e-5)`` or an instance;
-its forward takes a tensor whose last axis is the features. Checked, in order: it can be built for
-3 and for 5 features (a hard-coded width fails at 5), it has learnable γ and β (one per feature),
-its output matches LayerNorm on unseen batches (float32 and float64), it uses γ and β the right way
-round, gradients flow back to the input and to γ and β, and it follows its own eps (built with
-eps=0.1, or an instance with its ``eps`` set to 0.1), so a hard-coded 1e-5 is caught. A missing
-``super().__init__()`` is named in plain words.
+by ``import helpers``; it never imports exercises (what both need is in helpers.checking.results). The
+module may be a class taking ``(n_features, eps=1e-5)`` or an instance; its forward takes a tensor whose
+last axis is the features. Checked, in order: it can be built for 3 and for 5 features (a hard-coded
+width fails at 5), it has learnable γ and β (one per feature), its output matches LayerNorm on unseen
+batches (float32 and float64), it uses γ and β the right way round, gradients flow back to the input and
+to γ and β, and it follows its own eps (built with eps=0.1, or an instance with its ``eps`` set to 0.1),
+so a hard-coded 1e-5 is caught. A missing ``super().__init__()`` is named in plain words.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from helpers.checking.cases import SEED, Case, mistakes
-from helpers.checking.exercises import CheckResult, _close, _match_mistake, _text, run_call
+from helpers.checking.results import CheckResult, close, match_mistake, run_call, values_text
 from helpers.core.formula import layer_norm_forward
 from helpers.core.layernorm import DEFAULT_EPS
 
@@ -117,43 +117,43 @@ def _check_module(module) -> CheckResult:
                 layer_norm_forward(x, DEFAULT_EPS)[0],
                 np.float32 if dtype == torch.float32 else np.float64,
             )
-            if not _close(result, case.expected, case):
-                if _close(result, np.ones_like(result), case):
+            if not close(result, case.expected, case):
+                if close(result, np.ones_like(result), case):
                     scale = [m for m in mistakes("scale_shift") if m.key == "gamma-beta-swapped"][0]
                     return fail(
                         f"Looks like a known mistake: {scale.name} (with γ = 1 and β = 0 every output is 1). {scale.advice(x)}",
                         scale.key,
                         case.label,
-                        _text(case.expected[0, 0]),
-                        _text(result[0, 0]),
-                        _text(x[0, 0]),
+                        values_text(case.expected[0, 0]),
+                        values_text(result[0, 0]),
+                        values_text(x[0, 0]),
                     )
-                mistake = _match_mistake("layer_norm", [(case, result)])
+                mistake = match_mistake("layer_norm", [(case, result)])
                 if mistake is not None and mistake.key not in ("wrong-axis", "no-axis", "lost-keepdims"):
                     return fail(
                         f"Looks like a known mistake: {mistake.name}. {mistake.advice(x)}",
                         mistake.key,
                         case.label,
-                        _text(case.expected[0, 0]),
-                        _text(result[0, 0]),
-                        _text(x[0, 0]),
+                        values_text(case.expected[0, 0]),
+                        values_text(result[0, 0]),
+                        values_text(x[0, 0]),
                     )
                 if mistake is not None:
                     return fail(
                         f"Looks like a known mistake: {mistake.name}. Use dim=-1 and keepdim=True.",
                         mistake.key,
                         case.label,
-                        _text(case.expected[0, 0]),
-                        _text(result[0, 0]),
-                        _text(x[0, 0]),
+                        values_text(case.expected[0, 0]),
+                        values_text(result[0, 0]),
+                        values_text(x[0, 0]),
                     )
                 return fail(
                     "Its output differs from LayerNorm (with γ = 1, β = 0 as a new layer starts).",
                     None,
                     case.label,
-                    _text(case.expected[0, 0]),
-                    _text(result[0, 0]),
-                    _text(x[0, 0]),
+                    values_text(case.expected[0, 0]),
+                    values_text(result[0, 0]),
+                    values_text(x[0, 0]),
                 )
         problem = _gamma_beta_and_gradients(layer, n, rng)
         if problem is not None:
@@ -204,25 +204,25 @@ def _own_eps(module, layer, n, rng):
         (x, OTHER_EPS),
         layer_norm_forward(x, OTHER_EPS)[0],
     )
-    if _close(result, case.expected, case):
+    if close(result, case.expected, case):
         return None
-    if _close(result, layer_norm_forward(x, DEFAULT_EPS)[0], case):
+    if close(result, layer_norm_forward(x, DEFAULT_EPS)[0], case):
         return (
             "Looks like a known mistake: the eps argument ignored. Use self.eps (the ε the module was "
             "built with) inside forward, not a fixed 1e-5.",
             "eps-ignored",
             case.label,
-            _text(case.expected[0, 0]),
-            _text(result[0, 0]),
-            _text(x[0, 0]),
+            values_text(case.expected[0, 0]),
+            values_text(result[0, 0]),
+            values_text(x[0, 0]),
         )
     return (
         f"With eps={OTHER_EPS:g} its output differs from LayerNorm's.",
         None,
         case.label,
-        _text(case.expected[0, 0]),
-        _text(result[0, 0]),
-        _text(x[0, 0]),
+        values_text(case.expected[0, 0]),
+        values_text(result[0, 0]),
+        values_text(x[0, 0]),
     )
 
 
@@ -293,14 +293,21 @@ def _gamma_beta_and_gradients(layer, n, rng):
     x_hat = layer_norm_forward(x, DEFAULT_EPS)[0]
     got = out.detach().numpy()
     case = Case("a 4-row batch with γ and β set", (x, DEFAULT_EPS), g * x_hat + b)
-    if not _close(got, case.expected, case):
+    if not close(got, case.expected, case):
         scale = [m for m in mistakes("scale_shift") if m.key == "gamma-beta-swapped"][0]
         key, words = (
             (scale.key, f"Looks like a known mistake: {scale.name}. {scale.advice(x)}")
-            if _close(got, b * x_hat + g, case)
+            if close(got, b * x_hat + g, case)
             else ("gamma-beta", "With γ and β set, its output is not γ · x̂ + β.")
         )
-        return (words, key, case.label + ", first row", _text(case.expected[0]), _text(got[0]), _text(x[0]))
+        return (
+            words,
+            key,
+            case.label + ", first row",
+            values_text(case.expected[0]),
+            values_text(got[0]),
+            values_text(x[0]),
+        )
     if not out.requires_grad or out.grad_fn is None:
         return (
             "Its output is not differentiable (no gradient can flow back): keep to torch operations, "

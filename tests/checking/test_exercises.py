@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from helpers.checking import results
 from helpers.checking.exercises import CheckResult, check
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "lecturer"))
@@ -222,10 +223,7 @@ def test_learner_code_never_crashes_the_check(fn, words, key):
 
 
 def test_an_endless_loop_is_stopped_by_the_time_limit(monkeypatch):
-    import helpers.checking.exercises
-
-    monkeypatch.setattr(helpers.checking.exercises, "TIME_LIMIT", 0.2)
-    monkeypatch.setattr(helpers.checking.exercises.run_call, "__defaults__", (0.2,))
+    monkeypatch.setattr(results, "TIME_LIMIT", 0.2)
     started = time.perf_counter()
     result = check("mean", _endless)
     assert not result.passed and result.mistake == "timeout" and "did not finish" in result.diagnosis
@@ -354,9 +352,7 @@ def test_a_module_stub_and_a_non_module_do_not_crash():
 def test_an_endless_loop_is_stopped_not_left_running(monkeypatch):
     import threading
 
-    import helpers.checking.exercises
-
-    monkeypatch.setattr(helpers.checking.exercises.run_call, "__defaults__", (0.2,))
+    monkeypatch.setattr(results, "TIME_LIMIT", 0.2)
     before = threading.active_count()
     result = check("mean", _endless)
     assert result.mistake == "timeout" and "stopped it" in result.diagnosis, result
@@ -374,9 +370,7 @@ def _endless_and_forgiving(row):
 def test_an_endless_loop_is_stopped_even_inside_the_learners_except_exception(monkeypatch):
     import threading
 
-    import helpers.checking.exercises
-
-    monkeypatch.setattr(helpers.checking.exercises.run_call, "__defaults__", (0.2,))
+    monkeypatch.setattr(results, "TIME_LIMIT", 0.2)
     before = threading.active_count()
     result = check("mean", _endless_and_forgiving)
     assert result.mistake == "timeout" and "stopped it" in result.diagnosis, result

@@ -22,6 +22,7 @@ AREAS: dict[str, list[str]] = {
 }
 
 D, AC, EX = "helpers/core/data.py", "helpers/checking/answers.py", "helpers/checking/exercises.py"
+RS = "helpers/checking/results.py"  # what exercises.py and module_check.py share: the mistake matching
 EC, MI, CLI, V = (
     "helpers/checking/cases.py",
     "helpers/checking/mistakes/__init__.py",
@@ -44,8 +45,8 @@ MUTATIONS: list[tuple] = [
     ),
     (
         "checking: code checker names a mistake at 10x the tolerance",
-        EX,
-        "or not _close(value, theirs, case)",
+        RS,
+        "or not close(value, theirs, case)",
         "or not np.allclose(value, theirs, rtol=10 * case.tolerance[0], atol=10 * case.tolerance[1], equal_nan=True)",
         B,
         True,

@@ -1,0 +1,187 @@
+"""What the "Your turn" checker (exercises.py) and the module check (module_check.py) share.
+
+The verdict (:class:`CheckResult`), calling the learner's function with a time limit (:func:`run_call`,
+through helpers.checking.sandbox), comparing a result with the expected one or with a named mistake's
+(:func:`close`, :func:`match_mistake`) and writing numbers for the verdict (:func:`values_text`). Below
+both of them, so that neither imports the other for these.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+import numpy as np
+
+from helpers.checking import sandbox
+from helpers.checking.cases import Case, mistakes, rounded_results
+from helpers.display.formatting import scroll_box
+
+TIME_LIMIT = 3.0  # seconds for one call of the learner's function
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The verdict of :func:`helpers.checking.exercises.check`. ``passed`` (bool), ``diagnosis`` (plain
+    words), ``mistake`` (the named mistake's key, e.g. "n-1", or None), and the first failing case:
+    ``case`` (what it was), ``expected`` and ``got`` (as text)."""
+
+    step: str
+    passed: bool
+    diagnosis: str
+    mistake: str | None = None
+    case: str = ""
+    arguments: str = ""
+    expected: str = ""
+    got: str = ""
+    count: int = 0
+
+    def __repr__(self) -> str:
+        mark = "✓" if self.passed else "✗"
+        lines = [f"{mark} {self.step}: {self.diagnosis}"]
+        if self.case:
+            lines += [f"  input:    {self.case}" + (f": {self.arguments}" if self.arguments else "")]
+        if self.expected:
+            lines += [f"  expected: {self.expected}", f"  got:      {self.got}"]
+        return "\n".join(lines)
+
+    __str__ = __repr__
+
+    def _repr_html_(self) -> str:
+        colour = "#1a7f37" if self.passed else "#b3261e"
+        mark = "✓" if self.passed else "✗"
+        rows = ""
+        for label, text in (
+            ("input", self.case + (f": {self.arguments}" if self.arguments else "")),
+            ("expected", self.expected),
+            ("got", self.got),
+        ):
+            if text:
+                rows += (
+                    f'<tr><th style="text-align:left;padding-right:1em">{label}</th>'
+                    f'<td style="text-align:left;font-family:monospace">{html.escape(text)}</td></tr>'
+                )
+        table = (
+            scroll_box(f'<table style="margin:0.3em 0 0 1.5em">{rows}</table>', f"{self.step} check") if rows else ""
+        )
+        return (
+            f'<div><div style="color:{colour}">'
+            f"<b>{mark} {html.escape(self.step)}</b>: {html.escape(self.diagnosis)}</div>{table}</div>"
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Calling the learner's function
+
+
+@dataclass
+class Outcome:
+    """One call of the learner's function: ``value``, or ``problem`` (a sentence) with its ``key``
+    ("exception" keeps the exception in ``value``); ``mutated``: it changed an array it was given."""
+
+    value: object = None
+    problem: str | None = None
+    key: str | None = None
+    mutated: bool = False
+
+
+def run_call(fn, args) -> Outcome:
+    """Call ``fn(*copies of args)`` in the sandbox, so that an endless loop cannot hang the kernel."""
+    copies = tuple(np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args)
+
+    def call():
+        with np.errstate(all="ignore"):  # 0 / 0 gets a plain sentence (NaN) instead of numpy's warning
+            return fn(*copies)
+
+    done = sandbox.run(call, time_limit=TIME_LIMIT, name="helpers.checking.exercises check")
+    if done.left_running:
+        return Outcome(
+            problem=f"Your function did not finish within {TIME_LIMIT:g} seconds: look for a loop "
+            "that never ends (a `while` whose condition never becomes false). It is still "
+            "running in the background: restart the kernel once you have fixed it.",
+            key="timeout",
+        )
+    if done.timed_out:
+        return Outcome(
+            problem=f"Your function did not finish within {TIME_LIMIT:g} seconds, so the check stopped "
+            "it: look for a loop that never ends (a `while` whose condition never becomes false).",
+            key="timeout",
+        )
+    if isinstance(done.error, NotImplementedError):
+        return Outcome(
+            problem="Not written yet: replace `raise NotImplementedError` with your code, run that "
+            "cell, then run this one again.",
+            key="not-written",
+        )
+    if done.error is not None:
+        return Outcome(
+            problem=f"Your function raised {sandbox.describe(done.error)}"[:400], key="exception", value=done.error
+        )
+    mutated = any(isinstance(a, np.ndarray) and not np.array_equal(a, c, equal_nan=True) for a, c in zip(args, copies))
+    return Outcome(value=done.value, mutated=mutated)
+
+
+# ---------------------------------------------------------------------------------------------
+# Comparing results
+
+
+def close(value, expected, case: Case) -> bool:
+    """``value`` equals ``expected`` to the case's tolerance (NaN where both are NaN)."""
+    rtol, atol = case.tolerance
+    return bool(np.allclose(value, expected, rtol=rtol, atol=atol, equal_nan=True))
+
+
+def match_mistake(step: str, outcomes):
+    """The first named mistake whose results match the learner's on every (case, result) of ``outcomes``
+    (result None where the function raised); single mistakes are tried before two at once; rounding
+    matches any rounded form, case by case; the one-pass variance, right in exact arithmetic, matches a
+    function wrong only on float32 rows far from zero."""
+    for mistake in mistakes(step):
+        if mistake.key == "rounding":
+            if all(
+                value is not None
+                and any(np.shape(r) == np.shape(value) and close(value, r, case) for r in rounded_results(step, case))
+                for case, value in outcomes
+            ):
+                return mistake
+            continue
+        if mistake.result is None:  # the one-pass variance: known by where it fails
+            if _one_pass_pattern(outcomes):
+                return mistake
+            continue
+        matched = any(value is not None for _, value in outcomes)
+        for case, value in outcomes:
+            try:
+                theirs = mistake.result(case.args)
+            except (ValueError, IndexError, TypeError):
+                theirs = None
+            if theirs is None and value is None:
+                continue
+            if theirs is None or value is None or np.shape(theirs) != np.shape(value) or not close(value, theirs, case):
+                matched = False
+                break
+        if matched:
+            return mistake
+    return None
+
+
+def _one_pass_pattern(outcomes) -> bool:
+    """Right (to the tolerance) on every case but some float32 ones far from zero, and wrong there."""
+    wrong = [
+        case
+        for case, value in outcomes
+        if value is None or np.shape(value) != case.expected.shape or not close(value, case.expected, case)
+    ]
+    return bool(wrong) and all(case.far_from_zero for case in wrong)
+
+
+def values_text(value, limit: int = 8) -> str:
+    """A number, a row or a matrix as short text: six significant digits, at most ``limit`` values a row
+    and four rows."""
+    array = np.asarray(value, dtype=np.float64)
+    if array.ndim == 0:
+        return f"{float(array):.6g}"
+    if array.ndim == 1:
+        items = [f"{v:.6g}" for v in array[:limit]] + (["…"] if array.size > limit else [])
+        return "[" + ", ".join(items) + "]"
+    return "[" + ", ".join(values_text(row, limit) for row in array[:4]) + (", …]" if array.shape[0] > 4 else "]")
