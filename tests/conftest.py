@@ -96,10 +96,40 @@ def torch_layer_norm(x, weight=None, bias=None, eps=EPS) -> np.ndarray:
 
 # Fixtures that start Chromium, JupyterLab, Voila or npm: a test using one is a browser test, so
 # `run.py test --fast` (-m "not browser") leaves it out even if its module forgot the marker.
-BROWSER_FIXTURES = {"browser", "chromium_browser", "lab", "lab_page", "voila", "slides", "laptop_page"}
+BROWSER_FIXTURES = {
+    "browser",
+    "chromium_browser",
+    "lab",
+    "lab_page",
+    "voila",
+    "slides",
+    "laptop_page",
+    "lecture_server",
+}
 
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
+
+
+# `run.py test --fast` leaves out tests marked slow; a quick test that has become slow is named at the
+# end of that run (a note, never a failure: a busy machine makes anything slow).
+SLOW_SECONDS = 2.0
+_UNMARKED_SLOW: list[tuple[float, str]] = []
+
+
+def pytest_runtest_logreport(report):
+    if report.when == "call" and report.duration > SLOW_SECONDS and "slow" not in report.keywords:
+        _UNMARKED_SLOW.append((report.duration, report.nodeid))
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if "not slow" in (config.getoption("markexpr", "") or "") and _UNMARKED_SLOW:
+        terminalreporter.write_line(
+            f"{len(_UNMARKED_SLOW)} test(s) took over {SLOW_SECONDS:g} s without the slow marker "
+            "(mark them @pytest.mark.slow, or make them quick):"
+        )
+        for seconds, nodeid in sorted(_UNMARKED_SLOW, reverse=True)[:10]:
+            terminalreporter.write_line(f"  {seconds:5.1f} s  {nodeid}")

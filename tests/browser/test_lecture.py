@@ -297,6 +297,7 @@ def test_slides_fit_every_screen_offline_both_ways_of_arriving(slides):
 # The lecturer's answers
 
 
+@pytest.mark.slow
 def test_lecturer_exercises_are_up_to_date():
     tool = _load_tool("lecturer_exercises")
     current = EXERCISES.read_text(encoding="utf-8") if EXERCISES.is_file() else ""

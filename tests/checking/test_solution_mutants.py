@@ -33,6 +33,9 @@ sm.TOLERANCE = "with-mean-error"
 MUTANTS = sm.mutants()
 
 
+pytestmark = pytest.mark.slow  # left out by `run.py test --fast`
+
+
 @pytest.mark.parametrize("step", sm.STEPS)
 def test_every_reference_solution_passes_the_checker(step):
     result = check(step, sm.reference(step))

@@ -87,6 +87,7 @@ def test_max_difference_and_only_row_3_is_close(published_check):
     assert published_check.rows[2].verdict.startswith("close")
 
 
+@pytest.mark.slow
 def test_no_eps_under_any_convention_prints_any_published_row(published_check):
     # Try eps from 0 up to 1000 under each convention: none prints any published row.
     eps_values = [0.0, *np.logspace(-12, 3, 3001)]

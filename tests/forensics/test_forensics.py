@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import threading
@@ -113,6 +114,7 @@ def make_implementation(eps, unbiased, placement, axis, centres, one_pass=False)
     one_pass=st.booleans(),
     features=st.integers(2, 9),
 )
+@pytest.mark.slow
 def test_random_conventions_are_identified(exponent, unbiased, placement, axis, centres, one_pass, features):
     eps = 0.0 if placement == "none" else 10.0**exponent
     one_pass = one_pass and centres
@@ -299,7 +301,11 @@ def test_orientations_show_the_reduced_axis():
     text, page = str(view), view._repr_html_()
     assert "token 1   1.133  -0.299   0.503  ◀ one LayerNorm: this row" in text
     assert "▲ one LayerNorm: this column" in text and "(2, 5, 3)" in text
-    assert page.count('font-weight:600">') >= 3 + 3 + 3  # the reduced values of each panel, highlighted
+    # Shaded: the values one statistic uses, token 1's row (rows, batch) and token 1's column (columns).
+    shaded_rows = re.findall(r'<tr style="background:#dbe9f6"><th[^>]*>([^<]*)</th>', page)
+    assert shaded_rows == ["token 1", "b1 t1"]
+    assert re.findall(r';background:#dbe9f6">([^<]*)</td>', page) == ["1.133", "-0.299", "0.503"]
+    assert "◀ one LayerNorm: this row" in page and "▲ one LayerNorm: this column" in page  # said, not only shaded
 
 
 # --- Tables -----------------------------------------------------------------------------------

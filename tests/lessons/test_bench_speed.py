@@ -20,6 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "benchmarks" / "bench_speed.py"
 
 
+pytestmark = pytest.mark.slow  # left out by `run.py test --fast`
+
+
 @pytest.fixture(scope="module")
 def bench():
     spec = importlib.util.spec_from_file_location("bench_speed", SCRIPT)

@@ -389,6 +389,7 @@ def local_remote(tmp_path_factory) -> str:
     return remote.as_uri()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOK_PATHS, ids=[path.name for path in NOTEBOOK_PATHS])
 def test_setup_cell_in_simulated_colab_fetches_the_lesson_then_the_notebook_runs(path, local_remote, tmp_path):
     content = tmp_path / "content"  # Colab's working folder
@@ -420,6 +421,7 @@ def test_setup_cell_in_simulated_colab_fetches_the_lesson_then_the_notebook_runs
         kernel.stop()
 
 
+@pytest.mark.slow
 def test_setup_cell_outside_colab_shows_nothing_and_finds_helpers(tmp_path):
     """From a copy of notebooks/ beside the repository's helpers, with helpers not installed."""
     notebooks = tmp_path / "lesson" / "notebooks"
@@ -465,6 +467,7 @@ def _one_sentence(outputs: list[dict]) -> str:
     return sentence
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(FAILURES))
 def test_failed_fetch_says_what_happened_in_one_sentence(case, colab_kernel):
     kernel, folder = colab_kernel
@@ -488,6 +491,7 @@ def test_failed_fetch_says_what_happened_in_one_sentence(case, colab_kernel):
     assert not (folder / "content" / "layernorm-step-by-step").exists(), "a failed fetch left a folder behind"
 
 
+@pytest.mark.slow
 def test_missing_repository_with_real_git_says_so_in_one_sentence(colab_kernel, tmp_path):
     if shutil.which("git") is None:
         pytest.skip("needs git")
@@ -497,6 +501,7 @@ def test_missing_repository_with_real_git_says_so_in_one_sentence(colab_kernel, 
     assert "does not exist or is not public" in sentence, sentence
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("leftover", ["empty folder", "no data"])
 def test_incomplete_folder_is_fetched_again(leftover, colab_kernel, local_remote):
     kernel, folder = colab_kernel
