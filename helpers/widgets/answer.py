@@ -12,11 +12,11 @@ from helpers.core.data import parse_row
 from helpers.core.layernorm import DEFAULT_EPS
 from helpers.core.validation import eps_from_text
 from helpers.widgets.base import (
-    _LABEL_FITS,
-    _MESSAGE_COLOUR,
+    LABEL_FITS,
+    MESSAGE_COLOUR,
     LessonWidget,
-    _as_text,
-    _never_raises,
+    as_text,
+    never_raises,
 )
 
 
@@ -32,7 +32,7 @@ class AnswerChecker(LessonWidget):
     def __init__(self, row, quantity, index=None, eps=DEFAULT_EPS, places=None, gamma=None, beta=None):
         super().__init__()
         self.places = places
-        self.row = parse_row(_as_text(row))
+        self.row = parse_row(as_text(row))
         self.eps = eps_from_text(eps)
         self.gamma, self.beta = gamma, beta
         self.question = answer_check.question_text(self.row, quantity, index, self.eps, gamma=gamma, beta=beta)
@@ -46,7 +46,7 @@ class AnswerChecker(LessonWidget):
             placeholder="e.g. 0.446",
             continuous_update=False,
             layout=widgets.Layout(width="300px"),
-            **_LABEL_FITS,
+            **LABEL_FITS,
         )
         self.check_button = widgets.Button(description="Check", layout=widgets.Layout(width="80px"))
         self.message_html = widgets.HTML()
@@ -63,13 +63,13 @@ class AnswerChecker(LessonWidget):
 
     def check(self, text):
         """Type ``text`` and press Check. Returns the verdict, or None when the text is not a number."""
-        if self.answer_box.value == _as_text(text):
+        if self.answer_box.value == as_text(text):
             self.check_button.click()
         else:
-            self.answer_box.value = _as_text(text)
+            self.answer_box.value = as_text(text)
         return None if self._problems else self.verdict
 
-    @_never_raises
+    @never_raises
     def _on_answer(self, _change=None) -> None:
         text = self.answer_box.value
         try:
@@ -96,7 +96,7 @@ class AnswerChecker(LessonWidget):
     def _render(self) -> None:
         self._show_problems()
         if self.verdict is not None:
-            colour = "#005a87" if self.verdict.is_right else _MESSAGE_COLOUR
+            colour = "#005a87" if self.verdict.is_right else MESSAGE_COLOUR
             self.verdict_html.value = (
                 f'<div style="color:{colour}"><b>{self._KIND_MARKS[self.verdict.kind]}</b> '
                 f"({html.escape(self._answer_text)}): {html.escape(self.verdict.hint)}</div>"

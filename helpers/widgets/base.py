@@ -32,9 +32,9 @@ EXPLORER_STAGES = (
     "output",
 )
 
-_MESSAGE_COLOUR = "#a33c00"  # a dark vermillion (Okabe–Ito), always with a ⚠ so colour is not needed
+MESSAGE_COLOUR = "#a33c00"  # a dark vermillion (Okabe–Ito), always with a ⚠ so colour is not needed
 # A field's description label as wide as its words (ipywidgets otherwise cuts it to a fixed width).
-_LABEL_FITS = {"style": {"description_width": "initial"}}
+LABEL_FITS = {"style": {"description_width": "initial"}}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -63,7 +63,7 @@ class LessonWidget(widgets.VBox):
         return " ".join(self._problems.values())
 
     def _show_problems(self) -> None:
-        self.message_html.value = "<br>".join(_message_html(text) for text in self._problems.values())
+        self.message_html.value = "<br>".join(messages_html(text) for text in self._problems.values())
 
     def __repr__(self) -> str:
         try:
@@ -107,7 +107,7 @@ class LessonWidget(widgets.VBox):
             self._handle_displayed(**kwargs)
 
 
-def _never_raises(handler):
+def never_raises(handler):
     """Wrap a widget callback: an unexpected error becomes a message, never a traceback in the notebook."""
 
     @functools.wraps(handler)
@@ -125,26 +125,26 @@ def _never_raises(handler):
     return run
 
 
-def _message_html(text: str) -> str:
-    return f'<span style="color:{_MESSAGE_COLOUR}">⚠ {html.escape(text, quote=False)}</span>' if text else ""
+def messages_html(text: str) -> str:
+    return f'<span style="color:{MESSAGE_COLOUR}">⚠ {html.escape(text, quote=False)}</span>' if text else ""
 
 
-def _message_lines(problems: dict) -> list[str]:
+def message_lines(problems: dict) -> list[str]:
     if not problems:
         return []
     return [f"⚠ {text}" for text in problems.values()] + ["  (showing the last good result)"]
 
 
-def _as_text(value) -> str:
+def as_text(value) -> str:
     """What a person would have typed for ``value``: text as it is, numbers so they read back exactly."""
     if isinstance(value, str):
         return value
     if np.ndim(value) == 0:
-        return _number_text(value)
-    return ", ".join(_number_text(v) for v in np.asarray(value, dtype=object).ravel())
+        return number_text(value)
+    return ", ".join(number_text(v) for v in np.asarray(value, dtype=object).ravel())
 
 
-def _number_text(value) -> str:
+def number_text(value) -> str:
     """The shortest text that reads back as exactly ``value``: ``1`` (not ``1.0``), ``0.503``, ``1e-05``."""
     if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
         text = repr(float(value) + 0.0)  # + 0.0 turns -0.0 into 0.0
@@ -152,7 +152,7 @@ def _number_text(value) -> str:
     return str(value)
 
 
-def _number_argument(value, name: str) -> float:
+def number_argument(value, name: str) -> float:
     """A finite number given in code (or as text), or a ValueError naming ``name``."""
     try:
         number = parse_number(value) if isinstance(value, str) else float(value)

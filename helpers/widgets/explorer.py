@@ -17,8 +17,8 @@ from helpers.display import (
 from helpers.widgets.base import (
     EXPLORER_STAGES,
     LessonWidget,
-    _message_lines,
-    _never_raises,
+    message_lines,
+    never_raises,
 )
 
 
@@ -81,7 +81,7 @@ class StepExplorer(LessonWidget):
         """Switch "show all" on or off."""
         self.show_all_toggle.value = bool(flag)
 
-    @_never_raises
+    @never_raises
     def select_row(self, index) -> None:
         """Pick a row of the matrix by its index (row 1 is index 0)."""
         try:
@@ -92,7 +92,7 @@ class StepExplorer(LessonWidget):
             return
         self.row_picker.value = index
 
-    @_never_raises
+    @never_raises
     def _on_row(self, change) -> None:
         try:
             self.record = layer_norm_steps(
@@ -105,21 +105,21 @@ class StepExplorer(LessonWidget):
 
     # A disabled button does nothing when a person clicks it; ``Button.click()`` from code runs the handlers
     # all the same, so each handler checks first: code and tests then press the buttons as a person does.
-    @_never_raises
+    @never_raises
     def _on_next(self, _button=None) -> None:
         if self.next_button.disabled:
             return
         self._position = min(self._position + 1, len(EXPLORER_STAGES) - 1)
         self._render()
 
-    @_never_raises
+    @never_raises
     def _on_previous(self, _button=None) -> None:
         if self.previous_button.disabled:
             return
         self._position = max(self._position - 1, 0)
         self._render()
 
-    @_never_raises
+    @never_raises
     def _on_show_all(self, change) -> None:
         self._render()
 
@@ -156,7 +156,7 @@ class StepExplorer(LessonWidget):
             f"eps = {format_eps(self.eps)}, {mode_text(self.record)}; {self._position_text()}"
         )
         lines = [title, filled_formulas_text(self.record, self._visible(), focus=self.stage)]
-        return "\n".join(lines + _message_lines(self._problems))
+        return "\n".join(lines + message_lines(self._problems))
 
 
 def step_explorer(matrix, row=0, eps=DEFAULT_EPS, gamma=None, beta=None, decimals=None) -> StepExplorer:

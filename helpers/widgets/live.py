@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from helpers.widgets.base import LessonWidget, _never_raises
+from helpers.widgets.base import LessonWidget, never_raises
 
 
 class LiveTable(LessonWidget):
@@ -25,7 +25,7 @@ class LiveTable(LessonWidget):
         """The controls' current values, by name."""
         return {name: control.value for name, control in self.controls.items()}
 
-    @_never_raises
+    @never_raises
     def _on_control(self, _change=None) -> None:
         try:
             self.current, self._problems = self.make_table(**self.values()), {}

@@ -11,14 +11,14 @@ from helpers.core.validation import check_matrix, check_row_index, eps_from_text
 from helpers.display import format_eps, show_matrix, side_by_side, stage_names, steps_html, steps_text
 from helpers.widgets.accessibility import name
 from helpers.widgets.base import (
-    _LABEL_FITS,
-    _MESSAGE_COLOUR,
+    LABEL_FITS,
     MAX_MATRIX_CELLS,
+    MESSAGE_COLOUR,
     LessonWidget,
-    _as_text,
-    _message_lines,
-    _never_raises,
-    _number_text,
+    as_text,
+    message_lines,
+    never_raises,
+    number_text,
 )
 
 
@@ -48,7 +48,7 @@ class MatrixEditor(LessonWidget):
             [
                 name(
                     widgets.Text(
-                        value=_number_text(v),
+                        value=number_text(v),
                         description=f"row {i + 1}, feature f{j + 1}",
                         continuous_update=False,
                         style={"description_width": "0px"},
@@ -77,15 +77,15 @@ class MatrixEditor(LessonWidget):
             value=self._row,
             description="current row:",
             layout=widgets.Layout(width="220px"),
-            **_LABEL_FITS,
+            **LABEL_FITS,
         )
         self.row_picker.observe(self._on_row, names="value")
         self.eps_text = widgets.Text(
-            value=_number_text(self.eps),
+            value=number_text(self.eps),
             description="ε:",
             continuous_update=False,
             layout=widgets.Layout(width="200px"),
-            **_LABEL_FITS,
+            **LABEL_FITS,
         )
         self.eps_text.observe(self._on_cell, names="value")
         self.message_html = widgets.HTML(layout=widgets.Layout(min_height="24px"))  # no jump when a message appears
@@ -112,7 +112,7 @@ class MatrixEditor(LessonWidget):
         """LayerNorm of the last good matrix (read-only)."""
         return self._output
 
-    @_never_raises
+    @never_raises
     def set_cell(self, i, j, text) -> None:
         """Type ``text`` into the cell at row ``i``, feature ``j`` (both counted from 0)."""
         rows, columns = self.matrix.shape
@@ -125,13 +125,13 @@ class MatrixEditor(LessonWidget):
             }
             self._render()
             return
-        self.cells[i][j].value = _as_text(text)
+        self.cells[i][j].value = as_text(text)
 
     def set_eps(self, value) -> None:
         """Type eps into its entry (text or a number)."""
-        self.eps_text.value = _as_text(value)
+        self.eps_text.value = as_text(value)
 
-    @_never_raises
+    @never_raises
     def select_row(self, index) -> None:
         """Make row ``index`` (row 1 is index 0) the current row."""
         try:
@@ -140,7 +140,7 @@ class MatrixEditor(LessonWidget):
             self._problems = {**self._problems, "row": str(problem)}
             self._render()
 
-    @_never_raises
+    @never_raises
     def _on_cell(self, change=None) -> None:
         problems = {}
         matrix = np.empty_like(self.matrix)
@@ -184,7 +184,7 @@ class MatrixEditor(LessonWidget):
         finally:
             self._following = False
 
-    @_never_raises
+    @never_raises
     def _on_row(self, change) -> None:
         if getattr(self, "_following", False):
             return
@@ -200,7 +200,7 @@ class MatrixEditor(LessonWidget):
             label.value = f"▶ row {i + 1}" if i == self._row else f"row {i + 1}"
             self.row_lines[i].layout.border = "2px solid #0072B2" if i == self._row else ""
             for j, cell in enumerate(line):
-                cell.layout.border = f"2px solid {_MESSAGE_COLOUR}" if f"cell {i},{j}" in bad else ""
+                cell.layout.border = f"2px solid {MESSAGE_COLOUR}" if f"cell {i},{j}" in bad else ""
         self.output_html.value = show_matrix(
             self._output, title=f"LayerNorm(X), eps = {format_eps(self.eps)}", highlight_row=self._row
         )._repr_html_()
@@ -217,7 +217,7 @@ class MatrixEditor(LessonWidget):
             "",
             steps_text(self.record, stages=self.stages),
         ]
-        return "\n".join(lines + _message_lines(self._problems))
+        return "\n".join(lines + message_lines(self._problems))
 
 
 def matrix_editor(matrix, row=0, eps=DEFAULT_EPS, stages=None) -> MatrixEditor:

@@ -8,7 +8,7 @@ import ipywidgets as widgets
 
 from helpers.core.data import parse_number
 from helpers.widgets.accessibility import name
-from helpers.widgets.base import _LABEL_FITS, _MESSAGE_COLOUR, LessonWidget, _never_raises, _number_argument
+from helpers.widgets.base import LABEL_FITS, MESSAGE_COLOUR, LessonWidget, never_raises, number_argument
 
 
 class _Question(LessonWidget):
@@ -30,7 +30,7 @@ class _Question(LessonWidget):
 
     def _render(self) -> None:
         self._show_problems()
-        colour = "#005a87" if self.right else _MESSAGE_COLOUR
+        colour = "#005a87" if self.right else MESSAGE_COLOUR
         self.verdict_html.value = f'<div style="color:{colour}">{html.escape(self._verdict())}</div>'
 
 
@@ -56,7 +56,7 @@ class MultipleChoice(_Question):
             self.verdict_html,
         ]
 
-    @_never_raises
+    @never_raises
     def choose(self, option) -> None:
         """Choose ``option``, as a click would (an option not on the list shows a message)."""
         if str(option) not in self.options:
@@ -65,7 +65,7 @@ class MultipleChoice(_Question):
             return
         self.buttons.value = str(option)
 
-    @_never_raises
+    @never_raises
     def _on_choice(self, change) -> None:
         self.choice, self._problems = change["new"], {}
         self._render()
@@ -100,16 +100,16 @@ class NumberQuestion(_Question):
 
     def __init__(self, question, answer, tolerance, hint="", explanation="", mistakes=None):
         super().__init__()
-        answer, tolerance = _number_argument(answer, "The answer"), _number_argument(tolerance, "The tolerance")
+        answer, tolerance = number_argument(answer, "The answer"), number_argument(tolerance, "The tolerance")
         if tolerance < 0:
             raise ValueError(f"The tolerance must be a number 0 or larger; got {tolerance:g}.")
         self.question, self.answer, self.tolerance = str(question), answer, tolerance
         self.hint, self.explanation = str(hint), str(explanation)
         pairs = mistakes.items() if isinstance(mistakes, dict) else (mistakes or ())
-        self.mistakes = [(_number_argument(value, "A mistake's value"), str(words)) for value, words in pairs]
+        self.mistakes = [(number_argument(value, "A mistake's value"), str(words)) for value, words in pairs]
         self.typed: float | None = None
         self.answer_box = name(
-            widgets.Text(description="your answer:", placeholder="a number", continuous_update=False, **_LABEL_FITS),
+            widgets.Text(description="your answer:", placeholder="a number", continuous_update=False, **LABEL_FITS),
             "your answer",
         )
         self.answer_box.observe(self._on_answer, names="value")
@@ -133,7 +133,7 @@ class NumberQuestion(_Question):
     def right(self) -> bool:
         return self.typed is not None and abs(self.typed - self.answer) <= self.tolerance
 
-    @_never_raises
+    @never_raises
     def _on_answer(self, change) -> None:
         try:
             self.typed, self._problems = parse_number(change["new"]), {}

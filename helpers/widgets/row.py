@@ -14,15 +14,15 @@ from helpers.display import STAGE_LABELS, stage_names, steps_html, steps_text
 from helpers.plots.number_line import number_line_alt, number_line_text
 from helpers.widgets.accessibility import caption_html, describe_image, result_sentence, status_html
 from helpers.widgets.base import (
-    _LABEL_FITS,
     EPS_SLIDER_EXPONENTS,
+    LABEL_FITS,
     MAX_VALUE_BOXES,
     LessonWidget,
-    _as_text,
-    _message_html,
-    _message_lines,
-    _never_raises,
-    _number_text,
+    as_text,
+    message_lines,
+    messages_html,
+    never_raises,
+    number_text,
 )
 
 
@@ -47,7 +47,7 @@ class RowEditor(LessonWidget):
         controls=None,
     ):
         super().__init__()
-        values = parse_row(_as_text(row))
+        values = parse_row(as_text(row))
         eps = eps_from_text(eps)
         self.upto = _check_upto(upto)
         self.focus = stage_names(self.upto if focus is None and self.upto else focus, "focus")
@@ -64,12 +64,12 @@ class RowEditor(LessonWidget):
                 placeholder=placeholder,
                 continuous_update=False,
                 layout=widgets.Layout(width=width),
-                **_LABEL_FITS,
+                **LABEL_FITS,
             )
             box.observe(self._on_field_edit, names="value")
             return box
 
-        self.row_text = text_box(_as_text(row), "row x:", "numbers separated by commas or spaces")
+        self.row_text = text_box(as_text(row), "row x:", "numbers separated by commas or spaces")
         self.value_boxes_row = widgets.HBox()
         self.value_boxes: list[widgets.Text] = []
         self._make_value_boxes()
@@ -83,12 +83,12 @@ class RowEditor(LessonWidget):
             description="ε (log scale):",
             readout_format=".1e",
             continuous_update=False,
-            **_LABEL_FITS,
+            **LABEL_FITS,
         )
         self.eps_slider.observe(self._on_eps_slider, names="value")
-        self.eps_text = text_box(_number_text(eps), "exact ε:", "e.g. 1e-5", width="200px")
-        self.gamma_text = text_box("" if gamma is None else _as_text(gamma), "gamma γ:", "empty: 1 for every feature")
-        self.beta_text = text_box("" if beta is None else _as_text(beta), "beta β:", "empty: 0 for every feature")
+        self.eps_text = text_box(number_text(eps), "exact ε:", "e.g. 1e-5", width="200px")
+        self.gamma_text = text_box("" if gamma is None else as_text(gamma), "gamma γ:", "empty: 1 for every feature")
+        self.beta_text = text_box("" if beta is None else as_text(beta), "beta β:", "empty: 0 for every feature")
         self.by_hand = widgets.Checkbox(
             value=decimals is not None,
             description="by hand, rounding every step to",
@@ -146,21 +146,21 @@ class RowEditor(LessonWidget):
 
     def set_row(self, text_or_values) -> None:
         """Type a row into the paste field (text as pasted, or a list of numbers)."""
-        self.row_text.value = _as_text(text_or_values)
+        self.row_text.value = as_text(text_or_values)
 
     def set_eps(self, value) -> None:
         """Type eps into the exact entry (text or a number)."""
-        self.eps_text.value = _as_text(value)
+        self.eps_text.value = as_text(value)
 
     def set_gamma(self, values) -> None:
         """Type gamma, one value per feature (None or "" for all 1s)."""
-        self.gamma_text.value = "" if values is None else _as_text(values)
+        self.gamma_text.value = "" if values is None else as_text(values)
 
     def set_beta(self, values) -> None:
         """Type beta, one value per feature (None or "" for all 0s)."""
-        self.beta_text.value = "" if values is None else _as_text(values)
+        self.beta_text.value = "" if values is None else as_text(values)
 
-    @_never_raises
+    @never_raises
     def set_decimals(self, decimals) -> None:
         """Switch "by hand" on with ``decimals`` places (0 to 12), or off with None."""
         if decimals is None:
@@ -177,14 +177,14 @@ class RowEditor(LessonWidget):
 
     # --- handlers
 
-    @_never_raises
+    @never_raises
     def _on_field_edit(self, change=None) -> None:
         if self._syncing:
             return
         pasted = change is not None and change["owner"] is self.row_text and not self._typing_in_boxes
         self._recompute(sync_boxes=pasted)
 
-    @_never_raises
+    @never_raises
     def _on_value_box(self, change) -> None:
         if self._syncing:
             return
@@ -205,7 +205,7 @@ class RowEditor(LessonWidget):
         finally:
             self._typing_in_boxes = False
 
-    @_never_raises
+    @never_raises
     def _on_eps_slider(self, change) -> None:
         if not self._syncing:
             self.eps_text.value = f"{change['new']:.3g}"
@@ -292,7 +292,7 @@ class RowEditor(LessonWidget):
 
     def _show_problems(self) -> None:
         for name, message_widget in self.messages.items():
-            message_widget.value = _message_html(self._problems.get(name, ""))
+            message_widget.value = messages_html(self._problems.get(name, ""))
 
     def _learned(self, stage: str) -> bool:
         """True when ``stage`` is learned so far (always, without ``upto``)."""
@@ -354,7 +354,7 @@ class RowEditor(LessonWidget):
             [
                 steps_text(self.record, self.focus, self._stages()),
                 *([f"  ({note})"] if note else []),
-                *_message_lines(self._problems),
+                *message_lines(self._problems),
             ]
         )
 
