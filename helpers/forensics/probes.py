@@ -17,7 +17,6 @@ from helpers.forensics.words import TORCH_EPS
 
 LADDER = tuple(10.0**-j for j in range(17))  # scales of the tiny-variance rows: variance ~1 down to ~1e-32
 HALF_LADDER = tuple(2.0**-j for j in range(14))  # float16: down to its smallest normal value, 2⁻¹⁴
-BIG_SCALE = 1e5  # a spread so large that any ε up to 1 hardly moves the scale
 WIDE = {"float64": 1e5, "float32": 1e5, "float16": 16.0, "bfloat16": 1024.0}  # the wide row, inside each range
 MIDDLE = {"float64": 1e2, "float32": 1e2, "float16": 2.0, "bfloat16": 32.0}  # a second wide row: scale invariance
 OFFSETS = {"float64": 1e8, "float32": 1e4, "float16": 64.0, "bfloat16": 16.0}  # exact there, break E[x²] − E[x]²

@@ -18,8 +18,6 @@ from helpers.core.layernorm import DEFAULT_EPS
 LANES = 8  # float32 numbers in one 256-bit vector
 
 # What the issues reported (quoted, not computed): github.com/pytorch/pytorch/issues/40302 and /51102.
-ISSUE_40302 = "#40302 “Improve numerical stability for normalization ops.” (June 2020)"
-ISSUE_51102 = "#51102 “LayerNorm does not behave as documented” (January 2021)"
 ISSUE_51102_WORST_OUTPUT_VARIANCE = 48425.8438  # the largest of its five rows' output variances
 
 
