@@ -6,7 +6,8 @@ what print shows and what Jupyter shows, so the two cannot say different things:
 :class:`Grid` (a matrix) and :class:`FormulasTable` (filled formulas). In a Table a row may be
 ``flagged`` (pale orange: wrong, differs) or ``highlighted`` (pale blue: current, close); a cell may
 be ``flagged`` on its own or be a row ``heading`` (a <th> in HTML). The other descriptions mark lines
-``focused`` (▶, blue), ``drifted`` (≠ exact, orange) or ``highlighted`` (◀, blue).
+``focused`` (▶, blue), ``drifted`` (≠ exact, orange) or ``highlighted`` (◀, blue); a Grid may also mark
+one column (▲, blue). Every option added for one kind of table defaults to the output it had before.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ from helpers.display.formatting import (
     scroll_box,
     text_width,
 )
+
+_COMPACT_CELL = "padding:2px 6px;border-bottom:1px solid #ddd"  # the shared cell, 6 px sideways instead of 10
+_COMPACT_NUMBER_CELL = _COMPACT_CELL + ";text-align:right"
+_MARK_CELL = "padding:2px 10px;text-align:left;white-space:nowrap"  # a ◀ or ▲ and its words, beside the numbers
 
 
 @dataclass(frozen=True)
@@ -50,10 +55,32 @@ class Table:
     notes: tuple[str, ...] = ()
     numeric: tuple[bool, ...] = ()  # per column: right-aligned numbers (default: every column left-aligned)
     nowrap: bool = False  # HTML cells never wrap (a number column keeps its spaces)
+    # Sentences in a few columns (notebook 13's evidence): only these columns break their lines in HTML (never
+    # squeezed below 24 characters), the others stay on one line, and every cell starts at the top of its row.
+    wrap: tuple[int, ...] = ()
+    compact: bool = False  # narrower padding, for a table of many columns (notebook 13's gallery)
 
 
 def _is_numeric(table: Table, k: int) -> bool:
     return bool(table.numeric) and table.numeric[k]
+
+
+_WRAP_FLOOR = 24  # characters: a column that wraps is never squeezed narrower (the box scrolls instead)
+
+
+def _text_cell_styles(table: Table) -> list[str]:
+    """Each column's style for a left-aligned cell (or heading)."""
+    cell = _COMPACT_CELL if table.compact else _CELL
+    if not table.wrap:
+        return [f"{cell};text-align:left" + (";white-space:nowrap" if table.nowrap else "")] * len(table.header)
+    styles = []
+    for k, heading in enumerate(table.header):
+        if k in table.wrap:  # as wide as its longest text, up to the floor, so a short list is not widened
+            longest = max(text_width(text) for text in (heading, *(row.cells[k].text for row in table.rows)))
+            styles.append(f"{cell};text-align:left;vertical-align:top;min-width:{min(longest, _WRAP_FLOOR)}ch")
+        else:
+            styles.append(f"{cell};text-align:left;vertical-align:top;white-space:nowrap")
+    return styles
 
 
 def render_text(table: Table) -> str:
@@ -75,8 +102,8 @@ def render_text(table: Table) -> str:
 
 def render_html(table: Table) -> str:
     """The same table as HTML in a box that scrolls sideways; marks become background shades."""
-    nowrap = ";white-space:nowrap" if table.nowrap else ""
-    head = "".join(f'<th style="{_CELL};text-align:left{nowrap}">{html.escape(h)}</th>' for h in table.header)
+    left = _text_cell_styles(table)
+    head = "".join(f'<th style="{left[k]}">{html.escape(h)}</th>' for k, h in enumerate(table.header))
     body = []
     for row in table.rows:
         shade = _FLAG_STYLE if row.flagged else _HIGHLIGHT_STYLE if row.highlighted else ""
@@ -85,19 +112,23 @@ def render_html(table: Table) -> str:
             tag = "th" if cell.heading else "td"
             flag = f";{_FLAG_STYLE}" if cell.flagged else ""
             style = (
-                _NUMBER_CELL + (";white-space:pre" if table.nowrap else "")
+                (_COMPACT_NUMBER_CELL if table.compact else _NUMBER_CELL) + (";white-space:pre" if table.nowrap else "")
                 if _is_numeric(table, k)
-                else f"{_CELL};text-align:left{nowrap}"
+                else left[k]
             )
             cells.append(f'<{tag} style="{style}{flag}">{html.escape(cell.text)}</{tag}>')
         body.append(f"<tr{f' style={chr(34)}{shade}{chr(34)}' if shade else ''}>{''.join(cells)}</tr>")
-    notes = "".join(f"<div>{html.escape(note)}</div>" for note in table.notes)
-    notes_block = f'<div style="font-size:12px;margin-top:4px;color:#444">{notes}</div>' if notes else ""
     return (
         f'<div class="{table.css_class}"><div style="font-weight:600;margin:4px 0">{html.escape(table.title)}</div>'
         + scroll_box(f'<table style="{_CSS}"><tr>{head}</tr>{"".join(body)}</table>', table.title)
-        + f"{notes_block}</div>"
+        + f"{_notes_html(table.notes)}</div>"
     )
+
+
+def _notes_html(notes: tuple[str, ...]) -> str:
+    """The notes under a table, smaller and grey; nothing when there are none."""
+    lines = "".join(f"<div>{html.escape(note)}</div>" for note in notes)
+    return f'<div style="font-size:12px;margin-top:4px;color:#444">{lines}</div>' if lines else ""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -203,6 +234,7 @@ def render_steps_html(table: StepsTable) -> str:
 # A matrix (MatrixView): a row label, then one right-aligned number per column.
 
 ROW_MARK = "◀"
+COLUMN_MARK = "▲"
 
 
 @dataclass(frozen=True)
@@ -211,6 +243,7 @@ class GridRow:
     cells: tuple[str, ...]
     highlighted: bool = False  # text: ◀ at the end; HTML: shaded blue
     elided: bool = False  # the "…" row standing for the rows left out
+    mark: str = ""  # words after a highlighted row's ◀ (text and HTML), e.g. "one LayerNorm: this row"
 
 
 @dataclass(frozen=True)
@@ -219,6 +252,13 @@ class Grid:
     column_headers: tuple[str, ...]
     rows: tuple[GridRow, ...]
     css_class: str = "layernorm-matrix"
+    highlighted_column: int | None = None  # counted from 0: text: ▲ under it; HTML: its cells shaded blue
+    column_mark: str = ""  # words after the column's ▲
+    notes: tuple[str, ...] = ()
+
+
+def _row_mark(row: GridRow) -> str:
+    return f"{ROW_MARK} {row.mark}" if row.mark else ROW_MARK
 
 
 def render_grid_text(grid: Grid) -> str:
@@ -229,22 +269,38 @@ def render_grid_text(grid: Grid) -> str:
     lines = [grid.title] if grid.title else []
     lines.append(" " * (label_width + 2) + "  ".join(_rjust(h, width) for h in headers))
     for row in grid.rows:
-        mark = f"  {ROW_MARK}" if row.highlighted else ""
+        mark = f"  {_row_mark(row)}" if row.highlighted else ""
         lines.append(f"{pad(row.label, label_width)}  " + "  ".join(_rjust(c, width) for c in row.cells) + mark)
-    return "\n".join(line.rstrip() for line in lines)
+    if grid.highlighted_column is not None:  # ▲ under the column's last digit (numbers are right-aligned)
+        under = label_width + 2 + grid.highlighted_column * (width + 2) + width - 1
+        lines.append(" " * under + " ".join(filter(None, (COLUMN_MARK, grid.column_mark))))
+    return "\n".join([line.rstrip() for line in lines] + [f"  {note}" for note in grid.notes])
 
 
 def render_grid_html(grid: Grid) -> str:
     """The same matrix as an HTML table in a box that scrolls sideways; the current row shaded blue."""
     headers = "".join(f'<th style="{_NUMBER_CELL}">{html.escape(h)}</th>' for h in grid.column_headers)
+    column = grid.highlighted_column
     rows = []
     for row in grid.rows:
-        cells = "".join(f'<td style="{_NUMBER_CELL}">{html.escape(c)}</td>' for c in row.cells)
+        cells = "".join(
+            f'<td style="{_NUMBER_CELL}{f";{_HIGHLIGHT_STYLE}" if j == column else ""}">{html.escape(c)}</td>'
+            for j, c in enumerate(row.cells)
+        )
         if row.elided:
             rows.append(f'<tr><th style="{_CELL}">{html.escape(row.label)}</th>{cells}</tr>')
             continue
+        if row.highlighted and row.mark:
+            cells += f'<td style="{_MARK_CELL}">{html.escape(_row_mark(row))}</td>'
         style = f' style="{_HIGHLIGHT_STYLE}"' if row.highlighted else ""
         rows.append(f'<tr{style}><th style="{_CELL};text-align:left">{html.escape(row.label)}</th>{cells}</tr>')
+    if column is not None:
+        mark = " ".join(filter(None, (COLUMN_MARK, grid.column_mark)))
+        span = len(grid.column_headers) - column  # the words run on under the columns to the right
+        rows.append(
+            f"<tr><td></td>{'<td></td>' * column}"
+            f'<td style="{_MARK_CELL}" colspan="{span}">{html.escape(mark)}</td></tr>'
+        )
     title = f'<div style="font-weight:600;margin:4px 0">{html.escape(grid.title)}</div>' if grid.title else ""
     return (
         f'<div class="{grid.css_class}">{title}'
@@ -252,6 +308,7 @@ def render_grid_html(grid: Grid) -> str:
             f'<table style="{_CSS}"><tr><td style="{_CELL}"></td>{headers}</tr>{"".join(rows)}</table>',
             grid.title or "matrix",
         )
+        + _notes_html(grid.notes)
         + "</div>"
     )
 
