@@ -10,4 +10,7 @@ as text and HTML on ``helpers.display``'s one table model, registered as their v
 from helpers.forensics.fingerprints import Fingerprint, Measurements, departures, fingerprint, torch_layer_norm
 from helpers.forensics.words import TORCH_EPS
 
+# isort: split
+from helpers.forensics import display as _display  # noqa: F401  registers the records' views
+
 __all__ = ["TORCH_EPS", "Fingerprint", "Measurements", "departures", "fingerprint", "torch_layer_norm"]

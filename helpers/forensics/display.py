@@ -1,10 +1,11 @@
-"""Showing forensics: a Fingerprint, a table's fingerprint and the gallery (the orientation translator:
-``helpers.forensics.orientations``).
+"""Showing forensics: a Fingerprint, a table's fingerprint, the gallery and the orientation translator.
 
-Plain text (print, terminals, nbval) and HTML (Jupyter) from the same rows, so the two never
-differ. Nothing here measures anything: ``helpers.forensics.fingerprints`` and ``helpers.forensics.table`` do.
-Quantities at the level of rounding noise are shown as "< 1e-9", never as their noisy digits, so
-stored outputs are the same on every machine. Introduced in notebook 13.
+Each is described once as ``helpers.display.model``'s Table (or Grid, for the orientations) and drawn by
+its two renderers, so print, nbval and Jupyter show the same rows, laid out as every other table of the
+lesson. The records do not import this module: it registers their views (``helpers.core.views``) at its
+bottom, and ``helpers.forensics`` imports it. Nothing here measures anything: ``helpers.forensics.fingerprints``
+and ``helpers.forensics.table`` do. Quantities at the level of rounding noise are shown as "< 1e-9", never as
+their noisy digits, so stored outputs are the same on every machine. Introduced in notebook 13.
 """
 
 from __future__ import annotations
@@ -14,17 +15,28 @@ import math
 
 import numpy as np
 
-from helpers.display import format_eps_range, format_number, pad, text_width
-from helpers.display.formatting import scroll_box
+from helpers.core import views
+from helpers.display import format_eps_range, format_number
+from helpers.display.formatting import _FLAG_STYLE
+from helpers.display.model import (
+    Cell,
+    Grid,
+    GridRow,
+    Row,
+    Table,
+    render_grid_html,
+    render_grid_text,
+    render_html,
+    render_text,
+)
+from helpers.forensics.fingerprints import Fingerprint
+from helpers.forensics.orientations import Orientations
 from helpers.forensics.precision import tolerance_of
 from helpers.forensics.probes import WIDE
+from helpers.forensics.table import KNOWN_EPS, GalleryComparison, TableFingerprint
 from helpers.forensics.words import departures
 
 NOISE = 1e-9  # below this, a measured change is rounding noise
-_CSS = "border-collapse:collapse;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px"
-_CELL = "padding:2px 10px;border-bottom:1px solid #ddd;text-align:left;vertical-align:top"
-_FLAG = "background:#fdf0d5"  # pale orange, always with a ✗ or a word, never colour alone
-_REDUCED = "background:#dbe9f6;font-weight:600"
 
 
 def _small(value, noise: float = NOISE) -> str:
@@ -52,34 +64,19 @@ def _listing(numbers) -> str:
     return ", ".join(str(n) for n in numbers) if numbers else "none"
 
 
-def _text_table(title: str, header, rows, notes=()) -> str:
-    table = [tuple(header), *rows]
-    widths = [max(text_width(row[k]) for row in table) for k in range(len(header))]
-    lines = [title] if title else []
-    lines += [
-        "  " + "  ".join(pad(cell, width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in table
-    ]
-    return "\n".join(lines + [f"  {note}" for note in notes])
-
-
-def _html_table(title: str, header, rows, notes=(), flagged=(), css_class="layernorm-forensics", wrap=()) -> str:
-    """An HTML table; only the columns in ``wrap`` may break their lines (the others stay on one line)."""
-
-    def style(k):
-        return _CELL if k in wrap else _CELL + ";white-space:nowrap"
-
-    head = "".join(f'<th style="{style(k)}">{html.escape(h)}</th>' for k, h in enumerate(header))
-    body = "".join(
-        f'<tr style="{_FLAG if i in flagged else ""}">'
-        + "".join(f'<td style="{style(k)}">{html.escape(cell)}</td>' for k, cell in enumerate(row))
-        + "</tr>"
-        for i, row in enumerate(rows)
-    )
-    notes_html = "".join(f"<div>{html.escape(note)}</div>" for note in notes)
-    return (
-        f'<div class="{css_class}"><div style="font-weight:600;margin:4px 0">{html.escape(title)}</div>'
-        + scroll_box(f'<table style="{_CSS}"><tr>{head}</tr>{body}</table>', title)
-        + f'<div style="font-size:13px;margin-top:4px">{notes_html}</div></div>'
+def _table(title: str, header, rows, notes, flagged=(), heading: bool = True, **layout) -> Table:
+    """Forensics rows (tuples of words) described as ``helpers.display.model``'s one Table: rows in
+    ``flagged`` (indices) shaded orange beside their ✗, the first column a row heading if ``heading``."""
+    return Table(
+        "layernorm-forensics",
+        title,
+        tuple(header),
+        tuple(
+            Row(tuple(Cell(text, heading=heading and k == 0) for k, text in enumerate(row)), flagged=i in flagged)
+            for i, row in enumerate(rows)
+        ),
+        tuple(notes),
+        **layout,
     )
 
 
@@ -238,8 +235,6 @@ def _fingerprint_rows(f) -> list[tuple[str, str, str]]:
 
 
 def _known(eps, tolerance: float = 1e-3) -> str:
-    from helpers.forensics.table import KNOWN_EPS
-
     if eps is None:
         return "not measurable"
     names = [who for who, value in KNOWN_EPS if math.isclose(eps, value, rel_tol=tolerance, abs_tol=0.0)]
@@ -260,23 +255,26 @@ def _fingerprint_notes(f) -> list[str]:
     return ["Differences from PyTorch's LayerNorm:"] + [f"✗ {d}" for d in f.differences]
 
 
+def fingerprint_view(f) -> Table:
+    """A measured Fingerprint described once; only the evidence column wraps."""
+    return _table(_fingerprint_title(f), _FINGERPRINT_HEADER, _fingerprint_rows(f), _fingerprint_notes(f), wrap=(2,))
+
+
 def fingerprint_text(f) -> str:
     """A :class:`~helpers.forensics.fingerprints.Fingerprint` as aligned text."""
     if f.problem:
         return f"{_fingerprint_title(f)}: could not be measured. {f.problem}"
-    return _text_table(_fingerprint_title(f), _FINGERPRINT_HEADER, _fingerprint_rows(f), _fingerprint_notes(f))
+    return render_text(fingerprint_view(f))
 
 
 def fingerprint_html(f) -> str:
     """The same as an HTML table; every departure from PyTorch listed under it."""
-    if f.problem:
+    if f.problem:  # a sentence, not a table: shaded as a flagged row is, and said in words
         return (
-            f'<div class="layernorm-forensics" style="{_FLAG};padding:4px">'
+            f'<div class="layernorm-forensics" style="{_FLAG_STYLE};padding:4px">'
             f"<b>{html.escape(_fingerprint_title(f))}</b>: could not be measured. {html.escape(f.problem)}</div>"
         )
-    return _html_table(
-        _fingerprint_title(f), _FINGERPRINT_HEADER, _fingerprint_rows(f), _fingerprint_notes(f), wrap={2}
-    )
+    return render_html(fingerprint_view(f))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -317,15 +315,20 @@ def _table_notes(t) -> list[str]:
 _TABLE_HEADER = ("statistics over", "convention", "lines explained", "which", "common ε", "well-known ε in range")
 
 
-def table_fingerprint_text(t) -> str:
+def table_fingerprint_view(t) -> Table:
+    """A published table's fingerprint described once: a row per (axis, convention), flagged when it
+    does not explain every line; the row lists and the well-known ε wrap."""
     title = f"Which LayerNorm prints this table? ({t.places} places; γ = 1, β = 0)"
-    return _text_table(title, _TABLE_HEADER, _table_rows(t), _table_notes(t))
+    flagged = {i for i, e in enumerate(t.explanations) if not e.explains_all}
+    return _table(title, _TABLE_HEADER, _table_rows(t), _table_notes(t), flagged, heading=False, wrap=(3, 5))
+
+
+def table_fingerprint_text(t) -> str:
+    return render_text(table_fingerprint_view(t))
 
 
 def table_fingerprint_html(t) -> str:
-    title = f"Which LayerNorm prints this table? ({t.places} places; γ = 1, β = 0)"
-    flagged = {i for i, e in enumerate(t.explanations) if not e.explains_all}
-    return _html_table(title, _TABLE_HEADER, _table_rows(t), _table_notes(t), flagged, wrap={3, 5})
+    return render_html(table_fingerprint_view(t))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -393,12 +396,67 @@ _GALLERY_NOTES = (
 )
 
 
+def gallery_view(g) -> Table:
+    """The gallery described once; an implementation that differs from PyTorch is flagged. Eleven columns:
+    none wraps, the padding is narrower, and the box scrolls sideways on a small screen."""
+    flagged = {i for i, r in enumerate(g.results) if not r.fingerprint.matches_torch}
+    return _table(
+        _gallery_title(g), _GALLERY_HEADER, _gallery_rows(g), _GALLERY_NOTES, flagged, nowrap=True, compact=True
+    )
+
+
 def gallery_text(g) -> str:
-    return _text_table(_gallery_title(g), _GALLERY_HEADER, _gallery_rows(g), _GALLERY_NOTES)
+    return render_text(gallery_view(g))
 
 
 def gallery_html(g) -> str:
-    flagged = {i for i, r in enumerate(g.results) if not r.fingerprint.matches_torch}
-    return _html_table(_gallery_title(g), _GALLERY_HEADER, _gallery_rows(g), _GALLERY_NOTES, flagged).replace(
-        "padding:2px 10px", "padding:2px 6px"
-    )  # eleven columns: narrower padding, and the box scrolls sideways on a small screen
+    return render_html(gallery_view(g))
+
+
+# ---------------------------------------------------------------------------------------------
+# The orientation translator (helpers.forensics.orientations): one matrix drawn three ways
+
+
+def orientation_grids(o) -> tuple[Grid, ...]:
+    """Each panel of an :class:`~helpers.forensics.orientations.Orientations` as the model's Grid: the row
+    (◀) or the column (▲) one LayerNorm statistic uses is marked and shaded, the framework's axis argument
+    under it."""
+    grids = []
+    for panel in o.panels():
+        rows = tuple(
+            GridRow(
+                name,
+                tuple(format_number(v, o.places) for v in values),
+                highlighted=panel.reduce_rows and i == 0,
+                mark="one LayerNorm: this row" if panel.reduce_rows and i == 0 else "",
+            )
+            for i, (name, values) in enumerate(zip(panel.row_names, panel.values, strict=True))
+        )
+        grids.append(
+            Grid(
+                panel.title,
+                tuple(panel.column_names),
+                rows,
+                css_class="layernorm-orientation",
+                highlighted_column=None if panel.reduce_rows else 0,
+                column_mark="" if panel.reduce_rows else "one LayerNorm: this column",
+                notes=(panel.code,),
+            )
+        )
+    return tuple(grids)
+
+
+def orientations_text(o) -> str:
+    return "\n\n".join(render_grid_text(grid) for grid in orientation_grids(o))
+
+
+def orientations_html(o) -> str:
+    panels = "".join(render_grid_html(grid) for grid in orientation_grids(o))
+    return f'<div class="layernorm-orientations" style="display:grid;gap:12px">{panels}</div>'  # apart, as in text
+
+
+# The records (one layer down) show themselves through these; helpers.forensics imports this module.
+views.register(Fingerprint, fingerprint_text, fingerprint_html)
+views.register(TableFingerprint, table_fingerprint_text, table_fingerprint_html)
+views.register(GalleryComparison, gallery_text, gallery_html)
+views.register(Orientations, orientations_text, orientations_html)

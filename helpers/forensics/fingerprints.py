@@ -38,7 +38,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from helpers.forensics import isolate as forensics_isolate
+import helpers.forensics.isolate as forensics_isolate  # the module alone: the package imports display
+from helpers.core import views
 from helpers.forensics.call import Caller, CallProblem, feature_count, module_dtype
 from helpers.forensics.precision import MATCH_TOLERANCE, lowest, rounded, roundoff, tolerance_of
 from helpers.forensics.probes import (
@@ -125,16 +126,12 @@ class Fingerprint:
     machine_eps: bool = False  # ε is the machine ε of the input type (nn.RMSNorm with eps=None)
 
     def __str__(self) -> str:
-        from helpers.forensics.display import fingerprint_text
-
-        return fingerprint_text(self)
+        return views.text(self)  # registered by helpers.forensics.display
 
     __repr__ = __str__
 
-    def _repr_html_(self) -> str:
-        from helpers.forensics.display import fingerprint_html
-
-        return fingerprint_html(self)
+    def _repr_html_(self) -> str | None:
+        return views.html(self)
 
 
 def _with_differences(print_: Fingerprint) -> Fingerprint:

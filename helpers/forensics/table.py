@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from helpers.core import views
 from helpers.core.published_table import (
     CONVENTIONS,
     PublishedOutputCheck,
@@ -74,16 +75,12 @@ class TableFingerprint:
         return () if check is None else tuple(r.row for r in check.rows if not r.could_be_layer_norm_of_x)
 
     def __str__(self) -> str:
-        from helpers.forensics.display import table_fingerprint_text
-
-        return table_fingerprint_text(self)
+        return views.text(self)  # registered by helpers.forensics.display
 
     __repr__ = __str__
 
-    def _repr_html_(self) -> str:
-        from helpers.forensics.display import table_fingerprint_html
-
-        return table_fingerprint_html(self)
+    def _repr_html_(self) -> str | None:
+        return views.html(self)
 
 
 def printed_places(y, most: int = 12) -> int:
@@ -159,16 +156,12 @@ class GalleryComparison:
     results: tuple
 
     def __str__(self) -> str:
-        from helpers.forensics.display import gallery_text
-
-        return gallery_text(self)
+        return views.text(self)  # registered by helpers.forensics.display
 
     __repr__ = __str__
 
-    def _repr_html_(self) -> str:
-        from helpers.forensics.display import gallery_html
-
-        return gallery_html(self)
+    def _repr_html_(self) -> str | None:
+        return views.html(self)
 
 
 GALLERY_OFFSET = 100.0  # x + 100 in float32: LayerNorm's answer does not change, a one-pass variance's does
