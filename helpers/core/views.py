@@ -34,7 +34,9 @@ def text(record: object) -> str:
     """The record as aligned plain text, by the view registered for its class."""
     view = _view(record)
     if view is None:
-        return f"<{type(record).__name__}: no text view registered; import helpers.display>"
+        return (
+            f"<{type(record).__name__}: no text view is registered for it (the layer that draws it was not imported)>"
+        )
     return view[0](record)
 
 

@@ -33,11 +33,11 @@ STAGE_LABELS = {
     "output": ("output", "y = γ · x̂ + β", "y = &gamma; &middot; x&#770; + &beta;"),
 }
 
-_CSS = "border-collapse:collapse;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px"
-_CELL = "padding:2px 10px;border-bottom:1px solid #ddd"
-_NUMBER_CELL = _CELL + ";text-align:right"
-_FLAG_STYLE = "background:#fdf0d5"  # pale orange, paired with a text marker for colour-blind readers
-_HIGHLIGHT_STYLE = "background:#dbe9f6"
+TABLE_CSS = "border-collapse:collapse;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px"
+CELL_CSS = "padding:2px 10px;border-bottom:1px solid #ddd"
+NUMBER_CELL_CSS = CELL_CSS + ";text-align:right"
+FLAG_STYLE = "background:#fdf0d5"  # pale orange, paired with a text marker for colour-blind readers
+HIGHLIGHT_STYLE = "background:#dbe9f6"
 
 
 def scroll_box(inner: str, name: str) -> str:
@@ -117,5 +117,5 @@ def format_row(values, places: int = DEFAULT_PLACES, width: int | None = None) -
     return "  ".join(cell.rjust(width) for cell in cells)
 
 
-def _rjust(text: str, width: int) -> str:
+def rjust(text: str, width: int) -> str:
     return " " * max(0, width - text_width(text)) + text

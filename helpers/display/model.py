@@ -16,13 +16,13 @@ import html
 from dataclasses import dataclass
 
 from helpers.display.formatting import (
-    _CELL,
-    _CSS,
-    _FLAG_STYLE,
-    _HIGHLIGHT_STYLE,
-    _NUMBER_CELL,
-    _rjust,
+    CELL_CSS,
+    FLAG_STYLE,
+    HIGHLIGHT_STYLE,
+    NUMBER_CELL_CSS,
+    TABLE_CSS,
     pad,
+    rjust,
     scroll_box,
     text_width,
 )
@@ -70,7 +70,7 @@ _WRAP_FLOOR = 24  # characters: a column that wraps is never squeezed narrower (
 
 def _text_cell_styles(table: Table) -> list[str]:
     """Each column's style for a left-aligned cell (or heading)."""
-    cell = _COMPACT_CELL if table.compact else _CELL
+    cell = _COMPACT_CELL if table.compact else CELL_CSS
     if not table.wrap:
         return [f"{cell};text-align:left" + (";white-space:nowrap" if table.nowrap else "")] * len(table.header)
     styles = []
@@ -91,7 +91,7 @@ def render_text(table: Table) -> str:
     lines += [
         "  "
         + "  ".join(
-            _rjust(text, width) if _is_numeric(table, k) else pad(text, width)
+            rjust(text, width) if _is_numeric(table, k) else pad(text, width)
             for k, (text, width) in enumerate(zip(line, widths))
         ).rstrip()
         for line in grid
@@ -106,13 +106,14 @@ def render_html(table: Table) -> str:
     head = "".join(f'<th style="{left[k]}">{html.escape(h)}</th>' for k, h in enumerate(table.header))
     body = []
     for row in table.rows:
-        shade = _FLAG_STYLE if row.flagged else _HIGHLIGHT_STYLE if row.highlighted else ""
+        shade = FLAG_STYLE if row.flagged else HIGHLIGHT_STYLE if row.highlighted else ""
         cells = []
         for k, cell in enumerate(row.cells):
             tag = "th" if cell.heading else "td"
-            flag = f";{_FLAG_STYLE}" if cell.flagged else ""
+            flag = f";{FLAG_STYLE}" if cell.flagged else ""
             style = (
-                (_COMPACT_NUMBER_CELL if table.compact else _NUMBER_CELL) + (";white-space:pre" if table.nowrap else "")
+                (_COMPACT_NUMBER_CELL if table.compact else NUMBER_CELL_CSS)
+                + (";white-space:pre" if table.nowrap else "")
                 if _is_numeric(table, k)
                 else left[k]
             )
@@ -120,7 +121,7 @@ def render_html(table: Table) -> str:
         body.append(f"<tr{f' style={chr(34)}{shade}{chr(34)}' if shade else ''}>{''.join(cells)}</tr>")
     return (
         f'<div class="{table.css_class}"><div style="font-weight:600;margin:4px 0">{html.escape(table.title)}</div>'
-        + scroll_box(f'<table style="{_CSS}"><tr>{head}</tr>{"".join(body)}</table>', table.title)
+        + scroll_box(f'<table style="{TABLE_CSS}"><tr>{head}</tr>{"".join(body)}</table>', table.title)
         + f"{_notes_html(table.notes)}</div>"
     )
 
@@ -195,29 +196,29 @@ def render_steps_html(table: StepsTable) -> str:
     rows, hand = table.lines, bool(table.hand_heading)
     columns = max(len(row.numbers) for row in rows)
 
-    def numbers(cells, style=_NUMBER_CELL):
-        filler = f'<td style="{_CELL}" colspan="{columns - len(cells)}"></td>' if len(cells) < columns else ""
+    def numbers(cells, style=NUMBER_CELL_CSS):
+        filler = f'<td style="{CELL_CSS}" colspan="{columns - len(cells)}"></td>' if len(cells) < columns else ""
         return "".join(f'<td style="{style}">{html.escape(cell)}</td>' for cell in cells) + filler
 
     head = ""
     if hand:
         head = (
-            f'<tr><td style="{_CELL}"></td><td class="layernorm-formula" style="{_CELL}"></td>'
-            f'<th style="{_CELL};text-align:left" colspan="{columns}">{html.escape(table.hand_heading)}</th>'
-            f'<td style="{_CELL}"></td><th style="{_CELL};text-align:left" colspan="{columns}">exact</th></tr>'
+            f'<tr><td style="{CELL_CSS}"></td><td class="layernorm-formula" style="{CELL_CSS}"></td>'
+            f'<th style="{CELL_CSS};text-align:left" colspan="{columns}">{html.escape(table.hand_heading)}</th>'
+            f'<td style="{CELL_CSS}"></td><th style="{CELL_CSS};text-align:left" colspan="{columns}">exact</th></tr>'
         )
     body = []
     for row in rows:
-        shade = _HIGHLIGHT_STYLE if row.focused else _FLAG_STYLE if row.drifted else ""
+        shade = HIGHLIGHT_STYLE if row.focused else FLAG_STYLE if row.drifted else ""
         style = f' style="{shade}"' if shade else ""
         mark = f' <span title="rounding by hand moved this stage">{DRIFT_MARK}</span>' if row.drifted else ""
         weight = "font-weight:700;" if row.focused else ""
         cells = numbers(row.numbers)
         if hand:
-            cells += f'<td style="{_CELL};color:#999">│</td>' + numbers(row.exact, _NUMBER_CELL + ";color:#555")
+            cells += f'<td style="{CELL_CSS};color:#999">│</td>' + numbers(row.exact, NUMBER_CELL_CSS + ";color:#555")
         body.append(
-            f'<tr{style}><th style="{_CELL};{weight}text-align:left">{html.escape(row.label)}{mark}'
-            f'</th><td class="layernorm-formula" style="{_CELL};text-align:left;color:#555;white-space:nowrap">'
+            f'<tr{style}><th style="{CELL_CSS};{weight}text-align:left">{html.escape(row.label)}{mark}'
+            f'</th><td class="layernorm-formula" style="{CELL_CSS};text-align:left;color:#555;white-space:nowrap">'
             f"{row.formula_html}</td>{cells}</tr>"
         )
     notes = "".join(f'<div style="font-size:12px;margin-top:4px">{html.escape(note)}</div>' for note in table.notes)
@@ -225,7 +226,7 @@ def render_steps_html(table: StepsTable) -> str:
         f'<div class="layernorm-steps{" layernorm-steps-hand" if hand else ""}">'
         f'<div style="font-weight:600;margin:4px 0">{html.escape(table.title)}'
         + "</div>"
-        + scroll_box(f'<table style="{_CSS}">{head}{"".join(body)}</table>', table.title)
+        + scroll_box(f'<table style="{TABLE_CSS}">{head}{"".join(body)}</table>', table.title)
         + f"{notes}</div>"
     )
 
@@ -267,10 +268,10 @@ def render_grid_text(grid: Grid) -> str:
     label_width = max(text_width(row.label) for row in grid.rows)
     width = max(text_width(cell) for row in grid.rows for cell in (*row.cells, *headers))
     lines = [grid.title] if grid.title else []
-    lines.append(" " * (label_width + 2) + "  ".join(_rjust(h, width) for h in headers))
+    lines.append(" " * (label_width + 2) + "  ".join(rjust(h, width) for h in headers))
     for row in grid.rows:
         mark = f"  {_row_mark(row)}" if row.highlighted else ""
-        lines.append(f"{pad(row.label, label_width)}  " + "  ".join(_rjust(c, width) for c in row.cells) + mark)
+        lines.append(f"{pad(row.label, label_width)}  " + "  ".join(rjust(c, width) for c in row.cells) + mark)
     if grid.highlighted_column is not None:  # ▲ under the column's last digit (numbers are right-aligned)
         under = label_width + 2 + grid.highlighted_column * (width + 2) + width - 1
         lines.append(" " * under + " ".join(filter(None, (COLUMN_MARK, grid.column_mark))))
@@ -279,21 +280,21 @@ def render_grid_text(grid: Grid) -> str:
 
 def render_grid_html(grid: Grid) -> str:
     """The same matrix as an HTML table in a box that scrolls sideways; the current row shaded blue."""
-    headers = "".join(f'<th style="{_NUMBER_CELL}">{html.escape(h)}</th>' for h in grid.column_headers)
+    headers = "".join(f'<th style="{NUMBER_CELL_CSS}">{html.escape(h)}</th>' for h in grid.column_headers)
     column = grid.highlighted_column
     rows = []
     for row in grid.rows:
         cells = "".join(
-            f'<td style="{_NUMBER_CELL}{f";{_HIGHLIGHT_STYLE}" if j == column else ""}">{html.escape(c)}</td>'
+            f'<td style="{NUMBER_CELL_CSS}{f";{HIGHLIGHT_STYLE}" if j == column else ""}">{html.escape(c)}</td>'
             for j, c in enumerate(row.cells)
         )
         if row.elided:
-            rows.append(f'<tr><th style="{_CELL}">{html.escape(row.label)}</th>{cells}</tr>')
+            rows.append(f'<tr><th style="{CELL_CSS}">{html.escape(row.label)}</th>{cells}</tr>')
             continue
         if row.highlighted and row.mark:
             cells += f'<td style="{_MARK_CELL}">{html.escape(_row_mark(row))}</td>'
-        style = f' style="{_HIGHLIGHT_STYLE}"' if row.highlighted else ""
-        rows.append(f'<tr{style}><th style="{_CELL};text-align:left">{html.escape(row.label)}</th>{cells}</tr>')
+        style = f' style="{HIGHLIGHT_STYLE}"' if row.highlighted else ""
+        rows.append(f'<tr{style}><th style="{CELL_CSS};text-align:left">{html.escape(row.label)}</th>{cells}</tr>')
     if column is not None:
         mark = " ".join(filter(None, (COLUMN_MARK, grid.column_mark)))
         span = len(grid.column_headers) - column  # the words run on under the columns to the right
@@ -305,7 +306,7 @@ def render_grid_html(grid: Grid) -> str:
     return (
         f'<div class="{grid.css_class}">{title}'
         + scroll_box(
-            f'<table style="{_CSS}"><tr><td style="{_CELL}"></td>{headers}</tr>{"".join(rows)}</table>',
+            f'<table style="{TABLE_CSS}"><tr><td style="{CELL_CSS}"></td>{headers}</tr>{"".join(rows)}</table>',
             grid.title or "matrix",
         )
         + _notes_html(grid.notes)
@@ -349,12 +350,12 @@ def render_formulas_html(table: FormulasTable) -> str:
     """The same lines as an HTML table: focus shaded blue and bold, lines rounding moved orange."""
     rows = []
     for line in table.lines:
-        shade = f"{_HIGHLIGHT_STYLE};font-weight:700" if line.focused else _FLAG_STYLE if line.drift else ""
+        shade = f"{HIGHLIGHT_STYLE};font-weight:700" if line.focused else FLAG_STYLE if line.drift else ""
         style = f' style="{shade}"' if shade else ""
         mark = f' <span style="color:#a33c00">{html.escape(line.drift)}</span>' if line.drift else ""
         rows.append(
-            f'<tr{style}><th style="{_CELL};text-align:left">{html.escape(line.label)}</th>'
-            f'<td style="{_CELL};text-align:left;white-space:nowrap">'
+            f'<tr{style}><th style="{CELL_CSS};text-align:left">{html.escape(line.label)}</th>'
+            f'<td style="{CELL_CSS};text-align:left;white-space:nowrap">'
             f"{html.escape(line.formula)}{mark}</td></tr>"
         )
     heading = f'<div style="font-weight:600;margin:4px 0">{html.escape(table.title)}</div>' if table.title else ""
@@ -362,6 +363,6 @@ def render_formulas_html(table: FormulasTable) -> str:
     notes = f'<div style="font-size:12px;margin-top:4px;color:#444">{legend}</div>' if legend else ""
     return (
         f'<div class="{table.css_class}">{heading}'
-        + scroll_box(f'<table style="{_CSS}">{"".join(rows)}</table>', table.title)
+        + scroll_box(f'<table style="{TABLE_CSS}">{"".join(rows)}</table>', table.title)
         + f"{notes}</div>"
     )

@@ -17,7 +17,7 @@ import numpy as np
 
 from helpers.core import views
 from helpers.display import format_eps_range, format_number
-from helpers.display.formatting import _FLAG_STYLE
+from helpers.display.formatting import FLAG_STYLE
 from helpers.display.model import (
     Cell,
     Grid,
@@ -271,7 +271,7 @@ def fingerprint_html(f) -> str:
     """The same as an HTML table; every departure from PyTorch listed under it."""
     if f.problem:  # a sentence, not a table: shaded as a flagged row is, and said in words
         return (
-            f'<div class="layernorm-forensics" style="{_FLAG_STYLE};padding:4px">'
+            f'<div class="layernorm-forensics" style="{FLAG_STYLE};padding:4px">'
             f"<b>{html.escape(_fingerprint_title(f))}</b>: could not be measured. {html.escape(f.problem)}</div>"
         )
     return render_html(fingerprint_view(f))

@@ -47,7 +47,7 @@ def records():
 def test_forensics_html_is_drawn_by_the_one_table_model(records, name, monkeypatch):
     """Swap the model's table style for a marker: every forensics <table> must carry it, so none is
     built by a second renderer with its own copy of the CSS."""
-    monkeypatch.setattr(model, "_CSS", "MODEL-TABLE-STYLE")
+    monkeypatch.setattr(model, "TABLE_CSS", "MODEL-TABLE-STYLE")
     page = records[name]._repr_html_()
     tables = re.findall(r"<table[^>]*>", page)
     assert tables and all(t == '<table style="MODEL-TABLE-STYLE">' for t in tables), tables
@@ -84,7 +84,11 @@ def _bare_records():
 @pytest.mark.parametrize("record", _bare_records(), ids=lambda r: type(r).__name__)
 def test_a_record_with_no_registered_view_still_prints(record, monkeypatch):
     monkeypatch.delitem(views._VIEWS, type(record), raising=False)  # registration: the test below
-    assert str(record) == repr(record) == f"<{type(record).__name__}: no text view registered; import helpers.display>"
+    assert (
+        str(record)
+        == repr(record)
+        == f"<{type(record).__name__}: no text view is registered for it (the layer that draws it was not imported)>"
+    )
     assert record._repr_html_() is None  # Jupyter then shows the text
 
 

@@ -196,8 +196,8 @@ MUTATIONS = [
     Mutation(
         "display: focus not shaded in HTML",
         MD,
-        'shade = _HIGHLIGHT_STYLE if row.focused else _FLAG_STYLE if row.drifted else ""',
-        'shade = _FLAG_STYLE if row.drifted else ""',
+        'shade = HIGHLIGHT_STYLE if row.focused else FLAG_STYLE if row.drifted else ""',
+        'shade = FLAG_STYLE if row.drifted else ""',
         "display",
     ),
     Mutation(
@@ -245,14 +245,14 @@ MUTATIONS = [
     Mutation(
         "display: matrix highlight lost in HTML",
         MD,
-        'style = f\' style="{_HIGHLIGHT_STYLE}"\' if row.highlighted else ""',
+        'style = f\' style="{HIGHLIGHT_STYLE}"\' if row.highlighted else ""',
         'style = ""',
         "display",
     ),
     Mutation(
         "display: matrix ◀ lost in text",
         MD,
-        'mark = f"  {ROW_MARK}" if row.highlighted else ""',
+        'mark = f"  {_row_mark(row)}" if row.highlighted else ""',
         'mark = ""',
         "display",
     ),
