@@ -87,7 +87,7 @@ def test_a_published_fix_arrives_and_the_students_work_stays(hub):
                 if cell["cell_type"] == "code" and "def mean" in text and "raise NotImplementedError" in text:
                     cell["source"] = STUDENT_CODE
                     cell["execution_count"] = 1
-                if cell["cell_type"] == "code" and 'helpers.checking.exercises.check("mean"' in text:
+                if cell["cell_type"] == "code" and 'helpers.exercises.check("mean"' in text:
                     cell["outputs"] = [nbformat.v4.new_output("stream", name="stdout", text=verdict)]
                     cell["execution_count"] = 2
             await student.save("02_mean.ipynb", notebook)
@@ -113,7 +113,7 @@ def test_a_published_fix_arrives_and_the_students_work_stays(hub):
     sources = ["".join(cell["source"]) for cell in after["cells"]]
     # the student's work: their function and its output
     assert STUDENT_CODE in sources
-    check_cell = next(c for c in after["cells"] if 'helpers.checking.exercises.check("mean"' in "".join(c["source"]))
+    check_cell = next(c for c in after["cells"] if 'helpers.exercises.check("mean"' in "".join(c["source"]))
     assert verdict in "".join(check_cell["outputs"][0]["text"])
     assert "my notes on the mean" in "".join(notes["cells"][0]["source"])
     # the fix: every line the student did not touch
