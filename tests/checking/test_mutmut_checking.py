@@ -1,0 +1,112 @@
+"""helpers.checking.mistakes: behaviour the other checking tests left unpinned, found by mutmut
+(tools/mutation/mutmut_run.py).
+
+Each mistaken formula is written out here in plain numpy from its description in
+``helpers/checking/mistakes/formula.py`` (RIGHT's comments), and each sentence from the words a learner
+should read; tools/mutation/mutmut_triage.md lists which survivor each test was written against.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from helpers.checking.mistakes import sentences
+from helpers.checking.mistakes.formula import forward
+
+EPS = 1e-5
+M = np.array([[1.0, 2.0, 4.0], [3.0, 5.0, 6.0]])  # two rows of three: not square, so a wrong axis shows
+
+
+def _std(x, centre, eps=EPS):
+    return np.sqrt(((x - centre) ** 2).mean(axis=-1, keepdims=True) + eps)
+
+
+# ---------------------------------------------------------------------------------------------
+# forward: "a quantity is missing where the mistaken formula cannot run, e.g. n − 1 for one value"
+
+
+@pytest.mark.parametrize("changes", [{"mean_div": "n-1"}, {"var_div": "n-1"}, {"mean_div": "n-1", "var_div": "n-1"}])
+def test_n_minus_1_for_one_value_gives_no_quantity(changes):
+    assert forward([2.0], EPS, changes) == {}
+
+
+def test_n_minus_1_for_two_values_runs():
+    found = forward([1.0, 3.0], EPS, {"var_div": "n-1"})
+    assert found["variance"].tolist() == [2.0]  # ((−1)² + 1²) / (2 − 1), for the one row
+
+
+def test_centring_on_the_median_subtracts_each_rows_median():
+    found = forward(M, EPS, {"centre": "median"})
+    median = np.array([[2.0], [5.0]])
+    assert found["mean"].shape == (2, 1) and found["mean"].tolist() == median.tolist()
+    np.testing.assert_allclose(found["normalised"], (M - median) / _std(M, median), rtol=1e-12)
+
+
+def test_the_one_pass_variance_is_the_mean_square_minus_the_squared_mean():
+    found = forward(M, EPS, {"one_pass": True})
+    mean = M.mean(axis=-1, keepdims=True)
+    one_pass = (M * M).mean(axis=-1, keepdims=True) - mean * mean
+    np.testing.assert_allclose(found["variance"], one_pass, rtol=1e-12)
+    np.testing.assert_allclose(found["normalised"], (M - mean) / np.sqrt(one_pass + EPS), rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "kind, formula",
+    [
+        ("neither", lambda x_hat, g, b: x_hat),
+        ("beta-scaled", lambda x_hat, g, b: g * (x_hat + b)),
+        ("scalar-both", lambda x_hat, g, b: g[0] * x_hat + b[0]),
+    ],
+)
+def test_each_scale_and_shift_mistake_computes_what_it_says(kind, formula):
+    x_hat = np.array([[-1.2, 0.1, 1.1], [0.5, -0.7, 0.2]])
+    gamma, beta = np.array([2.0, 3.0, 5.0]), np.array([0.25, -0.5, 0.75])
+    found = forward(None, EPS, {"affine": kind}, gamma, beta, x_hat=x_hat)
+    assert found["output"].tolist() == formula(x_hat, gamma, beta).tolist()
+
+
+# ---------------------------------------------------------------------------------------------
+# the sentences a learner reads
+
+
+def test_the_n_minus_1_sentence_names_both_divisors_and_the_fix():
+    assert sentences.n_minus_1(sentences.Context(np.array([1.0, 2.0, 4.0]))) == (
+        "LayerNorm's variance divides by n = 3, not by n − 1 = 2. Dividing by n − 1 (the 'unbiased' variance) "
+        "is the default of torch.var and torch.std: pass unbiased=False (or correction=0) there; numpy's var "
+        "and std divide by n unless given ddof=1."
+    )
+
+
+def test_the_no_eps_sentence_says_how_far_eps_moves_the_std_here():
+    row = np.array([1.0, 2.0, 4.0])
+    var = row.var()
+    std, with_eps = np.sqrt(var), np.sqrt(var + EPS)
+    assert sentences.no_eps(sentences.Context(row, EPS)) == (
+        "Add ε to the variance before the square root: √(σ² + ε)."
+        f" Here σ² = {var:.4g}, and ε = 1e-05 moves the std from {std:.6g} to {with_eps:.6g}"
+        f" ({with_eps / std - 1:.1e} of its size)."
+    )
+
+
+def test_the_no_eps_sentence_for_a_constant_row_says_it_divides_0_by_0():
+    assert sentences.no_eps(sentences.Context(np.array([[1.0, 2.0], [3.0, 3.0]]))) == (
+        "Add ε to the variance before the square root: √(σ² + ε). Without it a constant row (σ² = 0) divides 0 by 0."
+    )
+
+
+def test_the_eps_outside_sentence_compares_both_roots_except_for_a_constant_row():
+    row = np.array([1.0, 2.0, 4.0])
+    var = row.var()
+    first = "ε goes inside the square root: √(σ² + ε), not √σ² + ε."
+    assert sentences.eps_outside(sentences.Context(row, 0.01)) == (
+        f"{first} Here that is {np.sqrt(var + 0.01):.6g}, against {np.sqrt(var) + 0.01:.6g} with ε outside."
+    )
+    assert sentences.eps_outside(sentences.Context(np.array([2.0, 2.0]), 0.01)) == first
+
+
+def test_a_fixed_sentence_is_the_same_for_every_row():
+    say = sentences.fixed("Divide by the std.")
+    assert (
+        say(sentences.Context(np.array([1.0, 2.0]))) == say(sentences.Context(np.array([5.0]))) == "Divide by the std."
+    )

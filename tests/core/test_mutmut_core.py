@@ -1,0 +1,166 @@
+"""helpers.core: behaviour the other core tests left unpinned, found by mutmut (tools/mutation/mutmut_run.py).
+
+Each test states a rule from a docstring; expected values are worked out here (exact fractions, or
+the numbers written out), never read back from helpers. tools/mutation/mutmut_triage.md lists which
+survivor each test was written against.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import helpers
+from helpers.core.layernorm import layer_norm, layer_norm_steps, round_half_away_from_zero
+from helpers.core.validation import InputError, check_matrix, check_row_index, eps_from_text
+
+
+def _stages(record) -> set[str]:
+    return {drift.stage for drift in record.rounding_drift()}
+
+
+# ---------------------------------------------------------------------------------------------
+# rounding_drift: "off ... by more than one unit in the last kept place, or ... by more than 1%"
+
+
+def test_a_stage_exactly_one_unit_off_is_not_listed():
+    # mean −4.66 / 4 = −1.165 → −1.17 by hand; 0.775 + 1.17 = 1.945 → 1.95 against the exact 1.94:
+    # one unit in the second place (0.010000000000000009 in floats), and 0.6% of the stage's size.
+    record = layer_norm_steps([0.775, -1.013, -1.501, -2.921], decimals=2)
+    assert record.differences[0] == 1.95 and abs(record.exact.differences[0] - 1.94) < 1e-12
+    assert "differences" not in _stages(record)
+
+
+def test_a_stage_one_and_a_half_units_off_is_listed_though_under_one_percent():
+    record = layer_norm_steps([-1.3813, -2.7542, -2.9008], decimals=3)
+    drift = {d.stage: d for d in record.rounding_drift()}["normalised"]
+    hand, exact = np.asarray(record.normalised), np.asarray(record.exact.normalised)
+    assert 1.2e-3 < np.max(np.abs(hand - exact)) < 1.9e-3  # more than one unit of 0.001, less than two
+    assert drift.largest_difference == pytest.approx(np.max(np.abs(hand - exact)))
+    # how far apart, as a fraction of the stage's size: well under the 1% that would list it anyway
+    assert drift.relative_difference == pytest.approx(np.linalg.norm(hand - exact) / np.linalg.norm(exact))
+    assert drift.relative_difference < 0.01
+
+
+def test_a_stage_that_is_exactly_zero_by_hand_and_exactly_is_not_listed():
+    # [1, −1] with eps = 0: mean 0, differences ±1, variance 1, std 1: every stage is exact at 3 places,
+    # and the mean (0) has no size to be 1% of.
+    record = layer_norm_steps([1.0, -1.0], eps=0, decimals=3)
+    assert record.exact.mean == 0.0 and record.mean == 0.0
+    assert record.rounding_drift() == ()
+
+
+# ---------------------------------------------------------------------------------------------
+# hand rounding: decimal arithmetic "wide enough for any float kept to 12 places"
+
+
+def test_hand_rounding_keeps_twelve_places_of_values_near_1e17():
+    # The values as written (repr): 1e17, 1e17 and 1.0000000000000002e17. The mean is 100000000000000006.666…,
+    # 30 digits at 12 places: 28-digit decimal arithmetic (Python's default) would lose the last two.
+    row = [1e17, 1e17, float("1.0000000000000002e17")]
+    written = [Fraction(repr(v)) for v in row]
+    mean = sum(written) / 3
+    mean = Fraction(int(mean * 10**12 + Fraction(1, 2)), 10**12)  # positive: half up is half away from zero
+    expected = [float(-(mean - w)) for w in written]  # already at 12 places: ±6.666666666667, 13.333333333333
+    record = layer_norm_steps(row, decimals=12)
+    assert list(record.differences) == expected
+    assert record.differences[0] == -6.666666666667
+
+
+def test_a_std_that_rounds_to_zero_says_so_in_plain_words():
+    with pytest.raises(InputError) as caught:
+        layer_norm_steps([1.0, 1.0001], decimals=0)
+    assert caught.value.argument == "decimals"
+    assert str(caught.value) == (
+        "At 0 decimal places the standard deviation rounds to 0, so dividing by it is impossible; "
+        "keep more places or use a larger eps."
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# round_half_away_from_zero: "Returns a float for a float, else an array."
+
+
+def test_rounding_a_float_gives_a_float_and_a_list_gives_an_array():
+    one = round_half_away_from_zero(0.0625, 3)
+    assert type(one) is float and one == 0.063
+    many = round_half_away_from_zero([0.0625, -0.0625, 2.5], 0)
+    assert isinstance(many, np.ndarray) and many.dtype == np.float64 and list(many) == [0.0, 0.0, 3.0]
+    assert list(round_half_away_from_zero([0.0625, -0.0625], 3)) == [0.063, -0.063]
+
+
+# ---------------------------------------------------------------------------------------------
+# overflow said in plain words
+
+
+def test_values_whose_squares_overflow_are_refused_with_the_whole_advice():
+    with pytest.raises(InputError) as caught:
+        layer_norm([1e200, -1e200, 0.0])
+    assert str(caught.value) == (
+        "The values are too large: their squares overflow float64 (keep them below about 1e+154); "
+        "LayerNorm gives almost the same result for the row divided by any positive number, so scale it down first."
+    )
+
+
+def test_a_record_shows_as_its_steps_table_in_jupyter():
+    record = layer_norm_steps([1.0, 2.0, 4.0])
+    assert record._repr_html_() == helpers.display.steps_html(record)
+
+
+# ---------------------------------------------------------------------------------------------
+# validation: the checks the widgets use (check_matrix, check_row_index, eps_from_text)
+
+
+def test_check_matrix_returns_a_float64_copy_and_makes_a_row_a_one_row_matrix():
+    given = np.array([[1, 2], [3, 4]])
+    matrix = check_matrix(given)
+    assert matrix.dtype == np.float64 and matrix.tolist() == [[1.0, 2.0], [3.0, 4.0]]
+    matrix[0, 0] = 99.0
+    assert given[0, 0] == 1  # a copy: editing it leaves the input alone
+    row = check_matrix([1.5, 2.5, 3.5])
+    assert row.shape == (1, 3) and row.tolist() == [[1.5, 2.5, 3.5]]
+    assert check_matrix([[7.0]]).tolist() == [[7.0]]  # one number is a 1 × 1 matrix, not empty
+
+
+@pytest.mark.parametrize(
+    "matrix, shape",
+    [(np.zeros((2, 2, 2)), "(2, 2, 2)"), (np.zeros((0, 3)), "(0, 3)"), ([], "(1, 0)"), (5.0, "()")],
+)
+def test_check_matrix_refuses_what_is_not_a_matrix(matrix, shape):
+    with pytest.raises(InputError) as caught:
+        check_matrix(matrix)
+    assert caught.value.argument == "matrix"
+    assert str(caught.value) == f"Give a matrix: rows of numbers, all the same length; got shape {shape}."
+
+
+def test_check_matrix_refuses_nan_and_ragged_rows_naming_the_matrix():
+    with pytest.raises(InputError) as caught:
+        check_matrix([[1.0, float("nan")], [0.0, 1.0]])
+    assert caught.value.argument == "matrix"
+    assert str(caught.value) == "The matrix contains NaN or infinity; LayerNorm needs finite numbers."
+    with pytest.raises(InputError) as caught:
+        check_matrix([[1.0, 2.0], [3.0]])
+    assert caught.value.argument == "matrix"
+
+
+def test_check_row_index_counts_from_zero_and_refuses_anything_else():
+    assert check_row_index(0, 5) == 0
+    assert check_row_index(np.int64(4), 5) == 4 and type(check_row_index(np.int64(4), 5)) is int
+    for bad in (5, -1, True, 1.0, "1", None):
+        with pytest.raises(InputError) as caught:
+            check_row_index(bad, 5)
+        assert caught.value.argument == "row"
+        assert str(caught.value) == f"Pick a row by its index from 0 to 4 (row 1 is index 0); got {bad!r}."
+
+
+def test_eps_from_text_reads_a_typed_number_with_the_rule_of_check_eps():
+    assert eps_from_text("1e-3") == 0.001 and eps_from_text(" 0.01 ") == 0.01
+    assert eps_from_text(0) == 0.0 and type(eps_from_text(2)) is float
+    with pytest.raises(InputError) as caught:
+        eps_from_text("abc")
+    assert caught.value.argument == "eps" and str(caught.value) == "eps 'abc' is not a number."
+    with pytest.raises(InputError) as caught:
+        eps_from_text("-1")
+    assert caught.value.argument == "eps" and "0 or larger" in str(caught.value)
