@@ -51,6 +51,44 @@ def test_the_one_pass_variance_is_the_mean_square_minus_the_squared_mean():
     np.testing.assert_allclose(found["normalised"], (M - mean) / np.sqrt(one_pass + EPS), rtol=1e-12)
 
 
+def test_the_quantities_are_float64_whatever_the_input():
+    found = forward(M.astype(np.float32), EPS)
+    assert {found[q].dtype for q in ("mean", "variance", "std", "normalised")} == {np.dtype(np.float64)}
+
+
+def test_a_given_x_hat_is_taken_as_float64_and_needs_both_gamma_and_beta_for_an_output():
+    x_hat = np.array([[-1.0, 0.0, 1.0]], dtype=np.float32)
+    found = forward(None, EPS, None, np.ones(3), np.zeros(3), x_hat=x_hat)
+    assert found["normalised"].dtype == np.float64 and found["output"].dtype == np.float64
+    assert "output" not in forward(M, EPS, None, np.ones(3), None)  # γ without β: no scale-and-shift step
+    assert "output" not in forward(M, EPS, None, None, np.zeros(3))
+
+
+def test_lost_keepdims_gives_each_rows_own_variance_as_a_flat_array():
+    mean = M.mean(axis=-1)
+    centred = forward(M, EPS, {"axis": "lost-keepdims"})
+    np.testing.assert_allclose(centred["variance"], ((M - mean[:, None]) ** 2).mean(axis=-1), rtol=1e-12)
+    uncentred = forward(M, EPS, {"axis": "lost-keepdims", "var_centred": False})
+    np.testing.assert_allclose(uncentred["variance"], (M**2).mean(axis=-1), rtol=1e-12)
+
+
+def test_sizes_instead_of_squares_give_the_mean_absolute_difference():
+    found = forward(M, EPS, {"square": False})
+    mean = M.mean(axis=-1, keepdims=True)
+    np.testing.assert_allclose(found["variance"], np.abs(M - mean).mean(axis=-1, keepdims=True), rtol=1e-12)
+
+
+def test_min_max_scaling_maps_each_rows_own_smallest_to_0_and_largest_to_1():
+    found = forward(M, EPS, {"scale": "min-max"})
+    low, high = np.array([[1.0], [3.0]]), np.array([[4.0], [6.0]])
+    np.testing.assert_allclose(found["normalised"], (M - low) / (high - low), rtol=1e-12)
+
+
+def test_not_dividing_leaves_the_centred_row():
+    found = forward(M, EPS, {"divide": False})
+    np.testing.assert_allclose(found["normalised"], M - M.mean(axis=-1, keepdims=True), rtol=1e-12)
+
+
 @pytest.mark.parametrize(
     "kind, formula",
     [
@@ -64,6 +102,12 @@ def test_each_scale_and_shift_mistake_computes_what_it_says(kind, formula):
     gamma, beta = np.array([2.0, 3.0, 5.0]), np.array([0.25, -0.5, 0.75])
     found = forward(None, EPS, {"affine": kind}, gamma, beta, x_hat=x_hat)
     assert found["output"].tolist() == formula(x_hat, gamma, beta).tolist()
+
+
+def test_forgetting_gamma_and_beta_leaves_x_hat_even_where_a_gamma_is_0():
+    x_hat = np.array([[-1.2, 0.1, 1.1]])
+    found = forward(None, EPS, {"affine": "neither"}, np.array([0.0, 2.0, 0.0]), np.array([1.0, 1.0, 1.0]), x_hat=x_hat)
+    assert found["output"].tolist() == x_hat.tolist()
 
 
 # ---------------------------------------------------------------------------------------------
