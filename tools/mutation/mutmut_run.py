@@ -3,14 +3,19 @@
     .venv/bin/python tools/mutation/mutmut_run.py                   # every area: core, checking, display
     .venv/bin/python tools/mutation/mutmut_run.py --area core       # one area
     .venv/bin/python tools/mutation/mutmut_run.py --area core --module '*formula.py' --no-nbval --jobs 1
+    .venv/bin/python tools/mutation/mutmut_run.py --area core --mutant 'helpers.core.formula.x_layer_norm_forward__mutmut_3'
+
+tools/mutation/mutmut_triage.md has the last run's score and every survivor's verdict.
 
 Each area is configured in pyproject.toml's ``[tool.mutmut.areas.<area>]`` (its modules and its fast
 tests; the rest of ``[tool.mutmut]`` is mutmut's own configuration). For each area this
 
 1. installs mutmut==3.8.1 into this Python if it is missing or another version (printing the pip command);
-2. deletes ``mutants/`` (git-ignored; ``--resume`` keeps it, to go on after a stop) and runs ``mutmut run`` with only the area's modules mutated and only
-   the area's tests selected (mutmut then runs each mutant against the tests that call its function).
-   Starting afresh each time keeps a result from ever coming out of another area's or an older run's cache;
+2. deletes ``mutants/`` (git-ignored; ``--resume`` keeps it, to go on after a stop) and runs ``mutmut run``
+   with only the area's modules mutated and only the area's tests selected (mutmut then runs each mutant
+   against the tests that call its function). Starting afresh keeps a result from ever coming out of another
+   area's or an older run's cache. ``--mutant NAME`` (repeatable) runs only those mutants, e.g. the survivors
+   of a run again after new tests, and counts only them;
 3. gives nbval its credit: a survivor in a module that feeds notebooks (``[tool.mutmut.notebooks]``) is
    written into a temporary copy of the repository (``tools/mutation/run.py``'s copy; ``mutmut apply``
    run inside the copy, with the copy's ``mutants/`` linked to this one, rewrites only the copy's module),
