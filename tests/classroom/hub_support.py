@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import os
 import sys
 from contextlib import contextmanager
@@ -31,3 +33,14 @@ def class_hub(students, instructors=(), **options):
     require_root()
     with classhub.class_hub(list(students), list(instructors), **options) as hub:
         yield hub
+
+
+def run_async(coroutine):
+    """``asyncio.run(coroutine)`` in a thread of its own, which has no event loop yet.
+
+    A browser test's Playwright (its sync API) keeps an event loop running in the main thread for the
+    rest of the session, and there ``asyncio.run`` refuses to start; which tests ran first must not decide
+    whether the class tests can run.
+    """
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="hub-test") as pool:
+        return pool.submit(asyncio.run, coroutine).result()

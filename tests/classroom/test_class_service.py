@@ -28,7 +28,7 @@ from classroom.hub.mirror import FOLDER
 from classroom.sim.client import Student
 from classroom.sim.lesson import RIGHT_MEAN, WRONG_MEAN, exercise_cells
 
-from hub_support import PASSWORD, class_hub, names
+from hub_support import PASSWORD, class_hub, names, run_async
 
 pytestmark = pytest.mark.hub
 
@@ -63,7 +63,7 @@ def people(hub):
     async def everyone():
         return await asyncio.gather(*(logged_in(hub, name) for name in [*STUDENTS, INSTRUCTOR]))
 
-    *students, teacher = asyncio.run(everyone())
+    *students, teacher = run_async(everyone())
     return {s.name: s for s in students}, teacher
 
 
@@ -73,7 +73,7 @@ def verdict(step="mean", passed=False, mistake="n-1", notebook="02", **extra) ->
 
 
 def summary(teacher: Student, names_too: bool = False) -> dict:
-    return asyncio.run(teacher.json(SUMMARY + ("?names=1" if names_too else "")))
+    return run_async(teacher.json(SUMMARY + ("?names=1" if names_too else "")))
 
 
 def exercise(data: dict, notebook: str, step: str) -> dict:
@@ -120,7 +120,7 @@ def test_a_burst_of_the_whole_class_is_stored_once_each(hub, people):
         answers = await asyncio.gather(*jobs)
         return answers, time.monotonic() - start
 
-    answers, seconds = asyncio.run(burst())
+    answers, seconds = run_async(burst())
     assert [status for status, _ in answers].count(201) == len(answers), {s for s, _ in answers}
     total = BURST_STUDENTS * CHECKS
     FIGURES["burst"] = f"{total} posts in {seconds:.1f} s ({total / seconds:.0f}/s)"
@@ -133,7 +133,7 @@ def test_a_burst_of_the_whole_class_is_stored_once_each(hub, people):
         again = [(students[name], body) for name in list(students)[:10] for body in sent[name][:5]]
         return await asyncio.gather(*(s.request(RESULTS, "POST", b) for s, b in again))
 
-    assert {status for status, _ in asyncio.run(resend())} == {200}
+    assert {status for status, _ in run_async(resend())} == {200}
     data = summary(teacher, names_too=True)
     assert data["results"] == total
     for step in STEPS:
@@ -173,11 +173,11 @@ def test_the_class_posting_one_check_at_a_time_each_is_quick(hub, people):
     async def the_class():
         await asyncio.gather(*(one_student(s) for s in students.values()))
 
-    asyncio.run(the_class())
+    run_async(the_class())
     alone = []
     for _check in range(20):  # one student, the service otherwise idle
         start = time.monotonic()
-        asyncio.run(students[STUDENTS[0]].request(RESULTS, "POST", verdict("std", True, notebook="04")))
+        run_async(students[STUDENTS[0]].request(RESULTS, "POST", verdict("std", True, notebook="04")))
         alone.append(time.monotonic() - start)
     FIGURES["post latency, one student alone"] = f"median {1000 * statistics.median(alone):.0f} ms"
     FIGURES[f"post latency, {len(students)} students each sending in turn"] = (
@@ -194,7 +194,7 @@ def test_a_killed_service_is_started_again_and_keeps_every_result(hub, people):
     start = time.monotonic()
     while time.monotonic() - start < 90:
         time.sleep(0.5)
-        status, data = asyncio.run(teacher.request(SUMMARY))
+        status, data = run_async(teacher.request(SUMMARY))
         if status == 200:
             break
     assert status == 200, "the hub did not start the class service again within 90 s"
@@ -231,7 +231,7 @@ def test_a_killed_service_is_started_again_and_keeps_every_result(hub, people):
 def test_a_bad_body_is_refused_and_nothing_is_stored(hub, people, raw):
     students, teacher = people
     before = summary(teacher)["results"]
-    status, data = asyncio.run(students[STUDENTS[0]].request(RESULTS, "POST", raw,
+    status, data = run_async(students[STUDENTS[0]].request(RESULTS, "POST", raw,
                                                              headers={"Content-Type": "application/json"}))  # fmt: skip
     assert status == 400, (status, data[:200])
     message = json.loads(data)["message"]
@@ -243,25 +243,25 @@ def test_a_student_posts_only_as_themselves(hub, people):
     students, teacher = people
     alice, bob = students[STUDENTS[1]], students[STUDENTS[2]]
     body = verdict("variance", False, "n-1", notebook="03")
-    assert asyncio.run(alice.request(RESULTS, "POST", {**body, "student": bob.name}))[0] == 400
-    assert asyncio.run(alice.request(RESULTS, "POST", body))[0] == 201
-    assert asyncio.run(bob.request(RESULTS, "POST", body))[0] == 201  # the same id is Bob's own, separately
+    assert run_async(alice.request(RESULTS, "POST", {**body, "student": bob.name}))[0] == 400
+    assert run_async(alice.request(RESULTS, "POST", body))[0] == 201
+    assert run_async(bob.request(RESULTS, "POST", body))[0] == 201  # the same id is Bob's own, separately
     named = exercise(summary(teacher, names_too=True), "03", "variance")["names"]["mistakes"]["n-1"]
     assert sorted(named) == sorted([alice.name, bob.name])
     no_token = Student(hub.url, "nobody", "")
-    assert asyncio.run(no_token.request(RESULTS, "POST", verdict()))[0] in (401, 403)
+    assert run_async(no_token.request(RESULTS, "POST", verdict()))[0] in (401, 403)
 
 
 def test_only_the_lecturer_reads_the_class(hub, people):
     students, teacher = people
     student = students[STUDENTS[3]]
     for path in (SUMMARY, SUMMARY + "?names=1", "/services/class/api/results.csv"):
-        assert asyncio.run(student.request(path))[0] == 403, path
-        assert asyncio.run(Student(hub.url, "nobody", "").request(path))[0] in (401, 403), path
-    status, csv = asyncio.run(teacher.request("/services/class/api/results.csv"))
+        assert run_async(student.request(path))[0] == 403, path
+        assert run_async(Student(hub.url, "nobody", "").request(path))[0] in (401, 403), path
+    status, csv = run_async(teacher.request("/services/class/api/results.csv"))
     assert status == 200 and csv.decode().startswith("student,notebook,step,attempts,passed,mistakes")
     assert f"{STUDENTS[0]},02,mean," in csv.decode()
-    status, page = asyncio.run(teacher.request("/services/class/", auth="token"))
+    status, page = run_async(teacher.request("/services/class/", auth="token"))
     assert status == 200 and b"The class's checks, live" in page
     assert b"http://" not in page and b"https://" not in page  # nothing fetched from elsewhere
 
@@ -311,7 +311,7 @@ def test_real_kernels_post_their_checks_and_the_summary_shows_them(hub, people):
     async def the_class():
         return await asyncio.gather(*(kernel_checks(hub, students[name], teacher) for name in KERNEL_STUDENTS))
 
-    runs = asyncio.run(the_class())
+    runs = run_async(the_class())
     for run in runs:
         assert run["env"] == ["True", "02_mean.ipynb"], run["env"]
         assert run["wrong"][0].startswith("✗ mean:") and run["right"][0].startswith("✓ mean:")

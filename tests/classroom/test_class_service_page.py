@@ -21,7 +21,7 @@ import pytest
 from classroom.sim.client import Student
 
 from browser_support import ARTIFACTS, chromium, offline_context, require_browser
-from hub_support import PASSWORD, class_hub, names
+from hub_support import PASSWORD, class_hub, names, run_async
 
 pytestmark = [pytest.mark.hub, pytest.mark.browser]
 
@@ -41,7 +41,7 @@ def tokens(hub) -> dict[str, str]:
     async def everyone():
         return dict(await asyncio.gather(*(log_in(name) for name in STUDENTS)))
 
-    return asyncio.run(everyone())
+    return run_async(everyone())
 
 
 def post(hub, token: str, step: str, passed: bool, mistake: str | None, notebook: str) -> int:

@@ -8,7 +8,6 @@ prints its figures (benchmarks/bench_class.py).
 
 from __future__ import annotations
 
-import asyncio
 import os
 import pwd
 import time
@@ -19,7 +18,7 @@ import pytest
 from classroom.sim import lesson
 from classroom.sim.client import Student
 
-from hub_support import PASSWORD, class_hub, names
+from hub_support import PASSWORD, class_hub, names, run_async
 
 pytestmark = pytest.mark.hub
 
@@ -38,7 +37,7 @@ def hub():
 @pytest.fixture(scope="module")
 def class_run(hub):
     start = time.monotonic()
-    results = asyncio.run(lesson.run_class(hub.url, STUDENTS, PASSWORD, hub.settings.series_repo, TORCH_STUDENTS))
+    results = run_async(lesson.run_class(hub.url, STUDENTS, PASSWORD, hub.settings.series_repo, TORCH_STUDENTS))
     return results, lesson.summary(results, time.monotonic() - start)
 
 
@@ -105,7 +104,7 @@ def test_a_kernel_runs_as_its_student_with_one_thread(hub):
         finally:
             await student.stop_server()
 
-    uid, home, python, threads, omp, openblas, version = asyncio.run(probe())
+    uid, home, python, threads, omp, openblas, version = run_async(probe())
     entry = pwd.getpwnam(name)
     assert (int(uid), home) == (entry.pw_uid, entry.pw_dir)
     assert python.startswith(hub.settings.home) and "/root" not in python
@@ -119,7 +118,7 @@ def test_an_instructor_sees_every_student(hub):
         await teacher.sign_in()
         return await teacher.json("/hub/api/users")
 
-    listed = {user["name"] for user in asyncio.run(listing())}
+    listed = {user["name"] for user in run_async(listing())}
     assert set(STUDENTS) <= listed
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from classroom.sim.client import Student
 
-from hub_support import PASSWORD, class_hub
+from hub_support import PASSWORD, class_hub, run_async
 
 pytestmark = pytest.mark.hub
 
@@ -47,7 +47,7 @@ def test_an_idle_kernel_is_shut_down_and_then_the_idle_server_is_stopped(hub):
             await asyncio.sleep(1)
         return kernel_gone, server_gone
 
-    kernel_gone, server_gone = asyncio.run(leave_it_idle())
+    kernel_gone, server_gone = run_async(leave_it_idle())
     assert kernel_gone is not None, "the idle kernel was never shut down"
     assert server_gone is not None, f"the idle server was not stopped within {LIMIT} s"
     assert kernel_gone < server_gone

@@ -12,7 +12,6 @@ other line of the fix arrives.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import subprocess
 import tempfile
@@ -24,7 +23,7 @@ import pytest
 from classroom.hub import mirror
 from classroom.sim.client import Student
 
-from hub_support import PASSWORD, class_hub
+from hub_support import PASSWORD, class_hub, run_async
 
 pytestmark = pytest.mark.hub
 
@@ -107,7 +106,7 @@ def test_a_published_fix_arrives_and_the_students_work_stays(hub):
         finally:
             await student.stop_server()
 
-    verdict, commit, log, after, notes, extra, helpers_text = asyncio.run(lesson())
+    verdict, commit, log, after, notes, extra, helpers_text = run_async(lesson())
     assert verdict.startswith("✓ mean"), verdict
     nbformat.validate(nbformat.from_dict(after))  # the merge left a valid notebook
     sources = ["".join(cell["source"]) for cell in after["cells"]]

@@ -7,7 +7,6 @@ kernels as their own Unix users), as a curious or careless student would try it.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import pwd
 import subprocess
@@ -18,7 +17,7 @@ import pytest
 from classroom.hub import accounts, install
 from classroom.sim.client import Student
 
-from hub_support import PASSWORD, class_hub
+from hub_support import PASSWORD, class_hub, run_async
 
 pytestmark = pytest.mark.hub
 
@@ -92,7 +91,7 @@ def test_a_student_cannot_reach_another_students_server(hub):
             await alice.stop_server()
             await bob.stop_server()
 
-    own, other, other_kernels, start_other, read_other, tokens_other, direct = asyncio.run(attempt())
+    own, other, other_kernels, start_other, read_other, tokens_other, direct = run_async(attempt())
     assert own == 200
     assert other == 403 and other_kernels == 403
     assert start_other in (403, 404) and read_other in (403, 404) and tokens_other in (403, 404)
@@ -119,7 +118,7 @@ def test_a_students_kernel_cannot_read_another_students_files(hub):
             await alice.stop_server()
             await carol.stop_server()
 
-    text = asyncio.run(attempt())
+    text = run_async(attempt())
     assert "opened" not in text and text.count("refused") == 3, text
     assert Path(pwd.getpwnam(CAROL).pw_dir).stat().st_mode & 0o777 == 0o700
 
@@ -129,7 +128,7 @@ def login_status(hub, name: str, password: str) -> tuple[int, dict]:
         student = Student(hub.url, name, password)
         return await student.login(), dict(student.cookies)
 
-    return asyncio.run(attempt())
+    return run_async(attempt())
 
 
 def stored_password(hub, name: str) -> str:
@@ -190,7 +189,7 @@ def test_the_admin_token_is_in_no_file_log_or_student_process(hub):
             await student.stop_server()
 
     assert hub.api("/users", hub.token)[0] == 200  # the token works: it is registered
-    names, leaks = asyncio.run(use_the_hub_then_look())
+    names, leaks = run_async(use_the_hub_then_look())
     assert "LAYERNORM_HUB_API_TOKEN" not in names, names
     assert not leaks, f"the admin token was found in: {leaks}"
 
