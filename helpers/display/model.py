@@ -56,7 +56,7 @@ class Table:
     numeric: tuple[bool, ...] = ()  # per column: right-aligned numbers (default: every column left-aligned)
     nowrap: bool = False  # HTML cells never wrap (a number column keeps its spaces)
     # Sentences in a few columns (notebook 13's evidence): only these columns break their lines in HTML (never
-    # squeezed below 24 characters), the others stay on one line, and every cell starts at the top of its row.
+    # squeezed below 16 characters), the others stay on one line, and every cell starts at the top of its row.
     wrap: tuple[int, ...] = ()
     compact: bool = False  # narrower padding, for a table of many columns (notebook 13's gallery)
 
@@ -65,7 +65,8 @@ def _is_numeric(table: Table, k: int) -> bool:
     return bool(table.numeric) and table.numeric[k]
 
 
-_WRAP_FLOOR = 24  # characters: a column that wraps is never squeezed narrower (the box scrolls instead)
+_WRAP_FLOOR = 16  # characters: a wrapping column is never squeezed narrower (the box scrolls instead); at 24 a
+# fingerprint needed 702 px, more than the ~650 px a notebook output gets at 1024×768 with the file browser open
 
 
 def _text_cell_styles(table: Table) -> list[str]:
