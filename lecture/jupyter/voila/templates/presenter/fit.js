@@ -1,0 +1,1 @@
+/* Fitting a slide to the screen at every stage (see presenter.css): empty until it is needed. */
