@@ -1,0 +1,55 @@
+"""The live lecture (Voilà, presenter mode) fits the room at every stage of every slide.
+
+At 1280 × 720, 1024 × 768 and 1920 × 1080, the clicker pages through every slide and every stage
+(PageDown to the end, PageUp back, so each slide is reached both ways and the step-through reopens
+at its last stage), then the step-through's nine stages for row 5 both ways and with "show all", and
+every widget slide with "show every step" open. At each state nothing drawn crosses the right or
+bottom edge of the screen, or of a scroll box that does not say it scrolls; the status line covers
+nothing; the slide's title is on screen; no field or label is narrower than its text; no text is
+below 24 px. The per-slide table is written to tests/_artifacts/voila/lecture_fit.md.
+"""
+
+from __future__ import annotations
+
+import pytest
+from lecture_fit_support import SIZES, fit_table, open_lecture, start_lecture, walk_lecture
+
+from browser_support import ARTIFACTS, chromium, missing_browser, offline_context, skip_or_fail
+
+FLOOR = 24  # px: the README's promise for every text in the room
+
+
+@pytest.fixture(scope="module")
+def lecture_page(tmp_path_factory):
+    """One Voilà and one page for every size (set_viewport_size between them): the walk takes minutes."""
+    reason = missing_browser()
+    if reason:
+        skip_or_fail(reason)
+    server = start_lecture(tmp_path_factory.mktemp("lecture-fit"))
+    try:
+        with chromium() as browser:
+            context = offline_context(browser, (server.base,))
+            yield open_lecture(context, server, *SIZES[0])
+            context.close()
+    finally:
+        server.stop()
+
+
+WALKS = {}
+
+
+@pytest.mark.parametrize("width,height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_every_stage_of_every_slide_fits(lecture_page, width, height):
+    walk = walk_lecture(lecture_page, width, height, shots=ARTIFACTS / "voila" / "fit")
+    WALKS[(width, height)] = walk
+    report = ARTIFACTS / "voila" / "lecture_fit.md"
+    report.parent.mkdir(parents=True, exist_ok=True)
+    report.write_text(fit_table([WALKS[size] for size in SIZES if size in WALKS]) + "\n", encoding="utf-8")
+    slides = walk.slides
+    assert len(slides) >= 10 and sum(s["stages"] for s in slides.values()) >= len(slides) * 2 + 18, (
+        f"the walk saw too little: {[(i, s['stages']) for i, s in slides.items()]}"
+    )
+    problems = [problem for slide in slides.values() for problem in slide["problems"]]
+    small = [(s["smallest"], s["smallest_name"]) for s in slides.values() if s["smallest"] < FLOOR - 0.5]
+    assert not problems, f"{len(problems)} problems; first ones:\n" + "\n".join(problems[:15])
+    assert not small, f"text below {FLOOR} px at {width}×{height}: {small}"
