@@ -34,6 +34,7 @@ from helpers.plots.number_line import (  # noqa: F401
     number_line_alt,
     number_line_text,
 )
+from helpers.plots.room import RoomFigure, for_the_room, place_labels  # noqa: F401
 
 # Okabe & Ito (2008), "Color Universal Design": distinguishable with any common colour vision.
 OKABE_ITO = {
@@ -290,19 +291,28 @@ def plane_coordinates(points) -> np.ndarray:
     return np.stack([points @ _PLANE_U, points @ _PLANE_V], axis=-1)
 
 
-def normalised_circle(matrix, eps: float = DEFAULT_EPS, ax=None, extra_points=None, extra_label: str = "other"):
+def normalised_circle(
+    matrix, eps: float = DEFAULT_EPS, ax=None, extra_points=None, extra_label: str = "other", text_size=None
+):
     """Every normalised row of a 3-feature matrix, seen face-on in the plane x + y + z = 0.
 
     LayerNorm (γ = 1, β = 0) makes each row sum to 0, so it lies in that plane, and makes its squares
-    sum to 3·σ²/(σ² + ε), so it lies at distance √(3·σ²/(σ² + ε)) ≈ √3 from the origin: on a circle.
-    The grey lines are the three feature axes seen in the plane. ``extra_points``, rows of 3 values
-    such as a published output table, are drawn as they are (not normalised) as crosses in each row's
-    colour, labelled "``extra_label`` 1", "``extra_label`` 2", …. Introduced in notebook 07.
+    sum to 3·σ²/(σ² + ε), so it lies at distance √(3·σ²/(σ² + ε)) ≈ √3 from the origin: on a circle
+    (a row of equal values has σ² = 0 and stays at the centre). The grey lines are the three feature
+    axes seen in the plane. ``extra_points``, rows of 3 values such as a published output table, are
+    drawn as they are (not normalised) as crosses in each row's colour, labelled "``extra_label`` 1",
+    "``extra_label`` 2", …. Introduced in notebook 07.
+
+    ``text_size`` (points) draws the figure for the room (:func:`normalised_circle_for_the_room`):
+    every text at that one size, no title (the slide has it), and each row's label moved to where it
+    clears the circle, the other labels and the legend.
     """
     matrix = _three_features(matrix)
     points = plane_coordinates(layer_norm(matrix, eps=eps))
     extras = np.empty((0, 2)) if extra_points is None else plane_coordinates(_three_features(extra_points))
     figure, ax = _figure_and_axes(ax, (6.4, 6.4))
+    room = text_size is not None
+    label_size, small_size = (text_size, text_size) if room else (9, 8)
     radius = math.sqrt(3)
     from matplotlib.patches import Circle
 
@@ -324,7 +334,7 @@ def normalised_circle(matrix, eps: float = DEFAULT_EPS, ax=None, extra_points=No
         direction /= np.linalg.norm(direction)
         axis_angles.append(math.atan2(direction[1], direction[0]))
         ax.plot(*np.stack([-2.2 * direction, 2.2 * direction]).T, color="#bbbbbb", linewidth=0.8, zorder=0)
-        ax.annotate(f"f{k + 1} +", 2.3 * direction, ha="center", va="center", fontsize=9, color="#666666")
+        ax.annotate(f"f{k + 1} +", 2.3 * direction, ha="center", va="center", fontsize=label_size, color="#666666")
     farthest_label = 0.0
     for i, (u, v) in enumerate(points):
         colour, marker = ROW_COLOURS[i % len(ROW_COLOURS)], ROW_MARKERS[i % len(ROW_MARKERS)]
@@ -333,7 +343,7 @@ def normalised_circle(matrix, eps: float = DEFAULT_EPS, ax=None, extra_points=No
             [v],
             linestyle="none",
             marker=marker,
-            markersize=9,
+            markersize=text_size * 0.75 if room else 9,
             color=colour,
             markeredgecolor="black",
             label=f"_row {i + 1}",  # labelled beside the point, so not in the legend (which stays small)
@@ -358,24 +368,52 @@ def normalised_circle(matrix, eps: float = DEFAULT_EPS, ax=None, extra_points=No
             xytext=(label_at * math.cos(angle), label_at * math.sin(angle)),
             ha="center",
             va="center",
-            fontsize=9,
-            arrowprops={"arrowstyle": "-", "color": "#777777", "lw": 0.6},
+            fontsize=label_size,
+            arrowprops={"arrowstyle": "-", "color": "#777777", "lw": 1.2 if room else 0.6},
         )
     if extra_points is not None:
-        _draw_extra_points(ax, extras, extra_label)
-    ax.plot([0], [0], marker="+", color="black", markersize=10, linestyle="none")
-    limit = max(2.6, farthest_label + 0.35, float(np.max(np.abs(extras), initial=0.0)) + 0.3)
-    ax.set_xlim(-limit, limit)
-    ax.set_ylim(-limit, limit)
+        _draw_extra_points(ax, extras, extra_label, small_size)
+    ax.plot([0], [0], marker="+", color="black", markersize=text_size * 0.6 if room else 10, linestyle="none")
+    if not room:
+        limit = max(2.6, farthest_label + 0.35, float(np.max(np.abs(extras), initial=0.0)) + 0.3)
+        ax.set_xlim(-limit, limit)
+        ax.set_ylim(-limit, limit)
+    sized = {"fontsize": text_size} if room else {}
+    ax.set_xlabel("u = (x̂₁ − x̂₂) / √2", **sized)
+    ax.set_ylabel("v = (x̂₁ + x̂₂ − 2·x̂₃) / √6", **sized)
+    if room:
+        _lay_out_for_the_room(ax, points, text_size)
+        return figure
     ax.set_aspect("equal")
-    ax.set_xlabel("u = (x̂₁ − x̂₂) / √2")
-    ax.set_ylabel("v = (x̂₁ + x̂₂ − 2·x̂₃) / √6")
     ax.set_title(
         f"Normalised rows lie on a circle of radius √3 ≈ {format_number(radius, 3)}\n"
         f"in the plane x̂₁ + x̂₂ + x̂₃ = 0 (eps = {format_eps(eps)})"
     )
     _legend_clear_of_labels(ax, points)
     return figure
+
+
+def _lay_out_for_the_room(ax, points, text_size) -> None:
+    """The room's circle: every text ``text_size``; the axes as wide as the figure lets them be (equal
+    scales); the radius drawn and labelled where no row is (a legend would be 14 letters wide), and
+    each row's label placed clear of everything else."""
+    radius = math.sqrt(3)
+    ax.tick_params(labelsize=text_size)
+    ax.set_xlim(-3.9, 3.9)  # wider than tall, so that labels have room beside the circle
+    ax.set_ylim(-2.75, 2.75)
+    ax.set_aspect("equal")
+    end = radius * np.array([math.cos(-math.pi / 3), math.sin(-math.pi / 3)])  # between the f3 and f2 axes
+    ax.plot([0, end[0]], [0, end[1]], color="black", linewidth=1.2, gid="radius")
+    radius_label = ax.annotate(
+        f"√3 ≈ {format_number(radius, 3)}",
+        end,
+        fontsize=text_size,
+        arrowprops={"arrowstyle": "-", "color": "#777777", "lw": 1.2},
+    )
+    texts = {text.get_text(): text for text in ax.texts}
+    rows = [texts[f"row {i + 1}"] for i in range(len(points))]
+    fixed = [text for text in ax.texts if text not in rows and text is not radius_label]
+    place_labels(ax, [*rows, radius_label], [*points, end], keep_out_radius=radius + 0.18, obstacles=fixed)
 
 
 def _legend_clear_of_labels(ax, points) -> None:
@@ -399,7 +437,7 @@ def _legend_clear_of_labels(ax, points) -> None:
     ax.legend(loc=min(covered, key=covered.get), fontsize=8, framealpha=0.9)
 
 
-def _draw_extra_points(ax, points, label: str) -> None:
+def _draw_extra_points(ax, points, label: str, text_size: float = 8) -> None:
     """Crosses in each row's colour, each labelled nearer the centre than its point (the row labels sit outside)."""
     for i, point in enumerate(points):
         ax.plot(
@@ -421,7 +459,7 @@ def _draw_extra_points(ax, points, label: str) -> None:
             point,
             xytext=label_at,
             ha="center",
-            fontsize=8,
+            fontsize=text_size,
             arrowprops={"arrowstyle": "-", "color": "#777777", "lw": 0.6},
         )
 
@@ -456,6 +494,34 @@ def normalised_circle_text(matrix, eps: float = DEFAULT_EPS, extra_points=None, 
         for row in rows
     ]
     return "\n".join(lines)
+
+
+# The room's circle: its text is ROOM_TEXT points, the SVG's unit, shown as 1 em of the slide (see
+# helpers.plots.room); the figure is ROOM_SIZE_EM of that, to fit under a heading and two lines of
+# text on a 16:9 screen (30 em tall at the lecture's 1280 × 720 and 1920 × 1080, and in the handout).
+ROOM_TEXT = 24
+ROOM_SIZE_EM = (26, 17)
+
+
+def normalised_circle_for_the_room(matrix, eps: float = DEFAULT_EPS) -> RoomFigure:
+    """:func:`normalised_circle` drawn for a lecture slide: a vector picture whose every text is the
+    slide's text size at every screen size, live in Voilà and in the offline slides. Shown where only
+    text can be, it is :func:`normalised_circle_text`; a screen reader says where each row lies."""
+    from matplotlib.figure import Figure
+
+    width, height = ROOM_SIZE_EM
+    figure = Figure(figsize=(width * ROOM_TEXT / 72, height * ROOM_TEXT / 72), layout="constrained")
+    normalised_circle(matrix, eps=eps, ax=figure.subplots(), text_size=ROOM_TEXT)
+    normalised = layer_norm(_three_features(matrix), eps=eps)
+    distances = ", ".join(
+        f"row {i + 1} at distance {format_number(float(np.linalg.norm(row)))} from 0"
+        for i, row in enumerate(normalised)
+    )
+    description = (
+        f"The normalised rows (eps = {format_eps(eps)}) seen in the plane where their three values sum to 0: "
+        f"{distances}; the dashed circle has radius √3 ≈ {format_number(math.sqrt(3), 3)}."
+    )
+    return for_the_room(figure, normalised_circle_text(matrix, eps=eps), description)
 
 
 def _three_features(matrix) -> np.ndarray:

@@ -339,3 +339,86 @@ def test_circle_labels_and_legend_never_cover_each_other(published, size):
     clashes = [(a, b) for k, (a, box_a) in enumerate(boxes) for b, box_b in boxes[k + 1 :] if box_a.overlaps(box_b)]
     plt.close(figure)
     assert not clashes, f"labels on top of each other: {clashes}"
+
+
+# ---------------------------------------------------------------------------------------------
+# The circle drawn for the room (the lecture's slide): a vector picture sized in the page's em
+
+
+def _svg_numbers(path_d: str) -> np.ndarray:
+    import re
+
+    return np.array([float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", path_d)]).reshape(-1, 2)
+
+
+def test_room_circle_is_svg_whose_smallest_text_is_one_em_of_the_page():
+    import re
+
+    room = plots.normalised_circle_for_the_room(X)
+    svg = room.svg
+    sizes = [float(s) for s in re.findall(r"font-size: ([0-9.]+)px !important", svg)]
+    assert len(sizes) == len(re.findall(r"<text\b", svg)) >= 15, "every text is text, and keeps its size on a page"
+    assert not re.search(r"font-size: [0-9.]+px(?! !important)", svg), "a text the page's style sheet could resize"
+    width, height = (float(v) for v in re.search(r'viewBox="0 0 ([0-9.]+) ([0-9.]+)"', svg).groups())
+    width_em = float(re.search(r"width: ([0-9.]+)em", svg).group(1))
+    height_em = float(re.search(r"height: ([0-9.]+)em", svg).group(1))
+    # one em of the page is min(sizes) units of the picture: its smallest text is the page's text size
+    assert width / width_em == pytest.approx(min(sizes), rel=1e-3) and height / height_em == pytest.approx(
+        min(sizes), rel=1e-3
+    )
+    assert max(sizes) == min(sizes) == plots.ROOM_TEXT
+    assert width_em <= 26 and height_em <= 17, "the picture fits under a slide's heading and two lines"
+    assert "<metadata>" not in svg and "<?xml" not in svg and room._repr_html_().count("<svg") == 1
+    assert repr(room) == plots.normalised_circle_text(X)  # where only text is shown
+    assert "row 5 at distance 1.7295 from 0" in room.description and room.description in html_unescape(svg)
+
+
+def html_unescape(text: str) -> str:
+    import html
+
+    return html.unescape(text)
+
+
+def test_room_circle_places_each_row_where_numpy_puts_it_on_a_round_circle():
+    import re
+
+    svg = plots.normalised_circle_for_the_room(X).svg
+    circle = _svg_numbers(re.search(r'<g id="[^"]*-circle">\s*<path d="([^"]+)"', svg).group(1))
+    (left, top), (right, bottom) = circle.min(axis=0), circle.max(axis=0)
+    assert right - left == pytest.approx(bottom - top, rel=1e-6), "the circle is not round"
+    centre, pixels_per_unit = np.array([(left + right) / 2, (top + bottom) / 2]), (right - left) / (2 * math.sqrt(3))
+    y = numpy_layer_norm(X)
+    u, v = np.array([1, -1, 0]) / math.sqrt(2), np.array([1, 1, -2]) / math.sqrt(6)
+    for i in range(5):
+        drawn = re.search(rf'<g id="[^"]*-row-{i + 1}">.*?<use [^>]*x="([0-9.-]+)" y="([0-9.-]+)"', svg, re.S)
+        at = (np.array([float(drawn.group(1)), float(drawn.group(2))]) - centre) / pixels_per_unit
+        np.testing.assert_allclose([at[0], -at[1]], [y[i] @ u, y[i] @ v], atol=1e-5)  # SVG's y points down
+
+
+def test_room_circle_labels_clear_each_other_and_the_points():
+    """At the room's size a label is big beside the circle: none may sit on another, on a point or on
+    the circle (where every point is)."""
+    from matplotlib.figure import Figure
+
+    width, height = plots.ROOM_SIZE_EM
+    figure = Figure(figsize=(width * plots.ROOM_TEXT / 72, height * plots.ROOM_TEXT / 72), layout="constrained")
+    ax = figure.subplots()
+    plots.normalised_circle(X, ax=ax, text_size=plots.ROOM_TEXT)
+    figure.draw_without_rendering()
+    renderer = figure._get_renderer()
+    from matplotlib.text import Text
+
+    boxes = [(text.get_text(), Text.get_window_extent(text, renderer)) for text in ax.texts]
+    clashes = [(a, b) for k, (a, box_a) in enumerate(boxes) for b, box_b in boxes[k + 1 :] if box_a.overlaps(box_b)]
+    assert not clashes, f"labels on top of each other: {clashes}"
+    centre = ax.transData.transform((0, 0))
+    radius = ax.transData.transform((math.sqrt(3), 0))[0] - centre[0]
+    for name, box in boxes:
+        nearest = math.hypot(
+            max(box.x0 - centre[0], 0, centre[0] - box.x1), max(box.y0 - centre[1], 0, centre[1] - box.y1)
+        )
+        if name.startswith(("row", "√3")):
+            assert nearest > radius * 1.05, f"{name} lies on the circle or its points"
+        assert ax.bbox.contains(box.x0, box.y0) and ax.bbox.contains(box.x1, box.y1), f"{name} is cut by the frame"
+    assert {name for name, _ in boxes} >= {f"row {i}" for i in range(1, 6)} | {"√3 ≈ 1.732", "f1 +", "f3 +"}
+    assert not ax.get_title() and {t.get_fontsize() for t in ax.texts} == {plots.ROOM_TEXT}

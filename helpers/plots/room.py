@@ -1,0 +1,172 @@
+"""Figures for the room: a matplotlib Figure as a vector picture whose text is the page's text size
+wherever it is shown, at every screen size.
+
+A PNG has its text baked in at one size: the lecture's √3 circle came out with 11-14 px text on a page
+whose every other text is at least 24 px (and grows with the screen), and 8 px in the offline slides.
+:func:`for_the_room` writes the figure as SVG with its text kept as text, and sizes the picture in
+``em`` of the page it sits on, so that its smallest text is exactly one ``em``: the page's own text
+size, in Voilà at 1280 × 720 or 1920 × 1080, in the reveal.js handout at any zoom, in JupyterLab.
+The page's style sheets may set every element's font size (the lecture's and the handout's do, to
+keep all text at the room's size); inside the picture that would be a size in the picture's own
+units, so each text's size is marked ``!important`` in its own ``style`` attribute, which wins.
+
+:func:`place_labels` moves text labels until none covers another, a point, or a line it is told of:
+at the room's size a label is large beside the picture, and fixed offsets no longer clear each other.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import io
+import math
+import re
+
+SVG_TEXT_SIZE = re.compile(r"font-size: ?([0-9.]+)px")
+
+
+class RoomFigure:
+    """A figure drawn for the room: shown as inline SVG (text at the page's text size), and as its text
+    twin wherever only text is shown (a terminal, a screen reader, nbval)."""
+
+    def __init__(self, svg: str, text: str, description: str):
+        self.svg, self.text, self.description = svg, text, description
+
+    def _repr_html_(self) -> str:
+        return f'<div class="layernorm-room-figure">{self.svg}</div>'
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def svg_of(figure) -> str:
+    """The figure as SVG, text kept as <text> (so the browser draws it at a size the page can set),
+    with no date and fixed ids, so that the same figure always gives the same bytes."""
+    import matplotlib
+
+    buffer = io.StringIO()
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "layernorm"}):
+        figure.savefig(buffer, format="svg", metadata={"Date": None}, bbox_inches="tight", pad_inches=0.04)
+    return buffer.getvalue()
+
+
+def smallest_text(svg: str) -> float:
+    """The smallest text size in the SVG, in its own units."""
+    sizes = [float(size) for size in SVG_TEXT_SIZE.findall(svg)]
+    if not sizes:
+        raise ValueError("the figure has no text to size the picture by")
+    return min(sizes)
+
+
+def room_svg(svg: str, description: str) -> str:
+    """``svg`` for a page: sized in em so that its smallest text is 1 em of the page (its user units
+    scale with the page's text), every text's size kept against the page's style sheets, ids made
+    unique to this picture, and the description given to a screen reader."""
+    unit = smallest_text(svg)
+    width, height = (float(v) for v in re.search(r'viewBox="0 0 ([0-9.]+) ([0-9.]+)"', svg).groups())
+    body = svg[svg.index("<svg") :]
+    body = re.sub(r"\s*<metadata>.*?</metadata>", "", body, count=1, flags=re.S)
+    body = re.sub(r"(font-size: ?[0-9.]+px)(?! !important)", r"\1 !important", body)
+    prefix = "f" + hashlib.sha1(body.encode()).hexdigest()[:8] + "-"  # two pictures on a page never share an id
+    body = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{prefix}{_id(m[1])}"', body)
+    body = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{prefix}{_id(m[1])})", body)
+    body = re.sub(r'href="#([^"]+)"', lambda m: f'href="#{prefix}{_id(m[1])}"', body)
+    body = body.replace(
+        '<style type="text/css">*{', f'<style type="text/css">#{prefix}picture *{{', 1
+    )  # not the page's
+    size = (
+        f'id="{prefix}picture" style="width: {width / unit:.4f}em; height: {height / unit:.4f}em; max-width: none; '
+        'display: block; overflow: visible" role="img" '
+        f'aria-label="{html.escape(description, quote=True)}" data-text-unit="{unit:g}"'
+    )
+    body = re.sub(r'\swidth="[0-9.]+pt" height="[0-9.]+pt"', " " + size, body, count=1)
+    return body.strip()
+
+
+def _id(name: str) -> str:
+    """An SVG id without spaces (matplotlib writes a gid such as "row 1" as it is)."""
+    return name.replace(" ", "-")
+
+
+def for_the_room(figure, text: str, description: str | None = None) -> RoomFigure:
+    """``figure`` drawn for the room (see the module's docstring); ``text`` is its text twin, and the
+    first line of ``text`` (or ``description``) is what a screen reader says for the picture."""
+    description = description or " ".join(text.split())
+    return RoomFigure(room_svg(svg_of(figure), description), text, description)
+
+
+# ---------------------------------------------------------------------------------------------
+# Labels that clear each other at the room's size
+
+
+def place_labels(ax, labels, anchors, keep_out_radius: float, obstacles=(), gap: float = 0.8) -> None:
+    """Move each annotation in ``labels`` (pointing at ``anchors``, data coordinates) to the place
+    nearest its point, outwards along the point's direction or turned a little from it, where its box
+    is clear of the circle of ``keep_out_radius`` about (0, 0) (where the points are), of every label
+    placed before it and of the texts and boxes in ``obstacles`` by ``gap`` of its own height (so two
+    labels never read as one), inside the axes, with its leader line crossing no other label."""
+    from matplotlib.transforms import Bbox
+
+    figure = ax.figure
+    figure.draw_without_rendering()  # the equal aspect and the layout move the axes when drawn
+    renderer = figure._get_renderer()
+    to_data = ax.transData.inverted()
+    taken = [_data_box(to_data, _box(item, renderer)) for item in obstacles]
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    for label, (u, v) in zip(labels, anchors):
+        box = _data_box(to_data, _box(label, renderer))
+        margin = gap * box.height
+        half_w, half_h = box.width / 2, box.height / 2
+        angle, best = math.atan2(v, u), None
+        for turn in [0.0] + [sign * k * 0.07 for k in range(1, 18) for sign in (1, -1)]:
+            direction = (math.cos(angle + turn), math.sin(angle + turn))
+            for reach in (keep_out_radius + 0.05 * k for k in range(40)):
+                cx, cy = reach * direction[0], reach * direction[1]
+                candidate = Bbox.from_extents(cx - half_w, cy - half_h, cx + half_w, cy + half_h)
+                if _nearest_distance(candidate) < keep_out_radius:
+                    continue
+                if candidate.x0 < x0 or candidate.x1 > x1 or candidate.y0 < y0 or candidate.y1 > y1:
+                    break
+                padded = candidate.padded(margin)
+                if any(padded.overlaps(other) for other in taken):
+                    continue
+                if any(_crosses((u, v), (cx, cy), other) for other in taken):
+                    continue
+                cost = (reach - keep_out_radius) + abs(turn) * keep_out_radius
+                if best is None or cost < best[0]:
+                    best = (cost, cx, cy, candidate)
+                break
+        if best is not None:
+            label.set_position((best[1], best[2]))
+            label.set_horizontalalignment("center")
+            label.set_verticalalignment("center")
+            taken.append(best[3])
+
+
+def _crosses(start, end, box, samples: int = 24) -> bool:
+    """Whether the segment from ``start`` to ``end`` passes through ``box``."""
+    return any(
+        box.contains(start[0] + (end[0] - start[0]) * t / samples, start[1] + (end[1] - start[1]) * t / samples)
+        for t in range(samples + 1)
+    )
+
+
+def _box(item, renderer):
+    from matplotlib.text import Text
+
+    if isinstance(item, Text):  # its own box: an annotation's would include its leader line
+        return Text.get_window_extent(item, renderer)
+    return item.get_window_extent(renderer)
+
+
+def _data_box(to_data, box):
+    from matplotlib.transforms import Bbox
+
+    return Bbox(to_data.transform(box.get_points()))
+
+
+def _nearest_distance(box) -> float:
+    """Distance from (0, 0) to the nearest point of ``box``."""
+    dx = max(box.x0, 0.0, -box.x1)
+    dy = max(box.y0, 0.0, -box.y1)
+    return math.hypot(dx, dy)
