@@ -344,11 +344,12 @@ def network_references(html: str) -> list[str]:
     return [html[max(0, m.start() - 60) : m.end() + 60] for m in NETWORK_ADDRESS.finditer(html)]
 
 
-def build(output: Path = DEFAULT_OUTPUT) -> Path:
+def build(output: Path = DEFAULT_OUTPUT, lecture: Path = LECTURE) -> Path:
+    """The handout of ``lecture`` (the tests may export another copy of it) in ``output``."""
     output = output.resolve()
     vendor(output)
-    nb = execute(handout_notebook(), LECTURE.parent)
-    html_path = export(nb, output / (LECTURE.stem + ".slides.html"))
+    nb = execute(handout_notebook(lecture), lecture.parent)
+    html_path = export(nb, output / (lecture.stem + ".slides.html"))
     leaks = network_references(html_path.read_text(encoding="utf-8"))
     if leaks:
         raise SlidesError("the slides still load from the network:\n" + "\n".join(leaks[:5]))
