@@ -198,6 +198,7 @@ class Student:
         )
         kernel = Kernel(self, session["kernel"]["id"], session["id"])
         await kernel.connect()
+        await kernel.ready()
         return kernel
 
 
@@ -225,22 +226,68 @@ class Kernel:
         )
         self.socket = await websocket_connect(request)
 
+    async def _send(self, msg_type: str, content: dict) -> str:
+        msg_id = uuid.uuid4().hex
+        header = {
+            "msg_id": msg_id,
+            "msg_type": msg_type,
+            "session": self.session,
+            "username": self.student.name,
+            "version": "5.3",
+            "date": "",
+        }
+        message = {"header": header, "parent_header": {}, "metadata": {}, "channel": "shell", "content": content}
+        await self.socket.write_message(json.dumps(message))
+        return msg_id
+
+    async def _read(self, left: float):
+        """The next message as a dict, None when the wait ran out; reconnects a dropped socket."""
+        try:
+            raw = await asyncio.wait_for(self.socket.read_message(), max(left, 0.01))
+        except asyncio.TimeoutError:
+            return None
+        if raw is None:  # dropped: reconnect and read on, as JupyterLab does
+            why = f"code {self.socket.close_code}, {self.socket.close_reason!r}"
+            self.reconnects.append(why)
+            if len(self.reconnects) > MAX_RECONNECTS:
+                raise StudentError(f"{self.student.name}: the kernel's websocket kept closing ({why})")
+            await asyncio.sleep(1)
+            await self.connect()
+            return {}
+        return json.loads(raw)
+
+    async def ready(self, timeout: float = TIMEOUT, every: float = 2.0) -> None:
+        """Wait until the kernel answers a kernel_info_request on shell *and* its IOPub reaches us.
+
+        JupyterLab does the same before it runs a cell: a kernel still starting (twenty of them at
+        once on two cores) may not yet have our IOPub subscription, and a cell's output and its
+        "idle" published before then are dropped without a word (ZeroMQ's slow joiner). The request
+        is repeated until both a reply and an IOPub status for it have arrived.
+        """
+        deadline = time.monotonic() + timeout
+        asked: set[str] = set()
+        replied = published = False
+        while not (replied and published):
+            if time.monotonic() >= deadline:
+                raise StudentError(
+                    f"{self.student.name}: the kernel did not answer kernel_info within {timeout:.0f} s "
+                    f"(shell reply {'seen' if replied else 'never seen'}, "
+                    f"IOPub {'seen' if published else 'never seen'})"
+                )
+            asked.add(await self._send("kernel_info_request", {}))
+            until = min(deadline, time.monotonic() + every)
+            while not (replied and published) and time.monotonic() < until:
+                message = await self._read(until - time.monotonic())
+                if not message or message.get("parent_header", {}).get("msg_id") not in asked:
+                    continue
+                replied |= message["msg_type"] == "kernel_info_reply"
+                published |= message.get("channel") == "iopub"
+
     async def run(self, code: str, timeout: float = TIMEOUT) -> dict:
         """Execute ``code``; returns {"text": all text output, "error": ename or None}."""
-        msg_id = uuid.uuid4().hex
-        message = {
-            "header": {
-                "msg_id": msg_id,
-                "msg_type": "execute_request",
-                "session": self.session,
-                "username": self.student.name,
-                "version": "5.3",
-                "date": "",
-            },
-            "parent_header": {},
-            "metadata": {},
-            "channel": "shell",
-            "content": {
+        msg_id = await self._send(
+            "execute_request",
+            {
                 "code": code,
                 "silent": False,
                 "store_history": True,
@@ -248,30 +295,22 @@ class Kernel:
                 "allow_stdin": False,
                 "stop_on_error": True,
             },
-        }
-        await self.socket.write_message(json.dumps(message))
-        texts, error = [], None
+        )
+        texts, error, seen = [], None, []
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
-            if left <= 0:
-                raise StudentError(f"{self.student.name}: a cell ran longer than {timeout:.0f} s")
-            try:
-                raw = await asyncio.wait_for(self.socket.read_message(), left)
-            except asyncio.TimeoutError:
-                raise StudentError(f"{self.student.name}: a cell ran longer than {timeout:.0f} s") from None
-            if raw is None:  # dropped: reconnect and read on, as JupyterLab does
-                why = f"code {self.socket.close_code}, {self.socket.close_reason!r}"
-                self.reconnects.append(why)
-                if len(self.reconnects) > MAX_RECONNECTS:
-                    raise StudentError(f"{self.student.name}: the kernel's websocket kept closing ({why})")
-                await asyncio.sleep(1)
-                await self.connect()
-                continue
-            reply = json.loads(raw)
+            reply = await self._read(left) if left > 0 else None
+            if reply is None:
+                what = ", ".join(seen) if seen else "nothing"
+                raise StudentError(
+                    f"{self.student.name}: a cell ran longer than {timeout:.0f} s (received for it: {what}; "
+                    f"first line {code.splitlines()[0][:60]!r})"
+                )
             if reply.get("parent_header", {}).get("msg_id") != msg_id:
                 continue
             kind, content = reply["msg_type"], reply["content"]
+            seen.append(kind if kind != "status" else f"status {content['execution_state']}")
             if kind == "stream":
                 texts.append(content["text"])
             elif kind in ("execute_result", "display_data"):
