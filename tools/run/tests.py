@@ -48,10 +48,25 @@ def _names_a_path(arg: str) -> bool:
 # (pyproject.toml), so a new quick test is in the daily loop without being listed anywhere.
 FAST_MARKERS = "not browser and not hub and not slow"
 
+# Tests run in parallel (pytest-xdist) on machines with more than one core: one worker per core, at most
+# MAX_WORKERS (the browser and hub tests each run in one worker of their own and start servers, so more
+# workers than that buys little). tests/conftest.py's xdist_group says what must share a worker.
+# LAYERNORM_TEST_WORKERS=1 runs everything in one process, as does `-n 0` or `-p no:xdist`.
+MAX_WORKERS = 4
+
+
+def parallel_args(extra: list[str]) -> list[str]:
+    if any(arg in ("-n", "--numprocesses", "no:xdist") or arg.startswith(("-n=", "--numprocesses=")) for arg in extra):
+        return []
+    wanted = os.environ.get("LAYERNORM_TEST_WORKERS", "")
+    workers = int(wanted) if wanted.isdigit() else min(os.cpu_count() or 1, MAX_WORKERS)
+    return ["-n", str(workers), "--dist", "loadgroup"] if workers > 1 else []
+
 
 def cmd_test_fast(extra: list[str]) -> int:
     python = ensure_env()
-    cmd = [str(python), "-m", "pytest", "tests", "-m", FAST_MARKERS, "-q", "-p", "no:cacheprovider", *extra]
+    cmd = [str(python), "-m", "pytest", "tests", "-m", FAST_MARKERS, "-q", "-p", "no:cacheprovider"]
+    cmd += [*parallel_args(extra), *extra]
     code = run(cmd)
     lint = run([str(python), "-m", "ruff", "check", "."])
     say(
@@ -93,6 +108,8 @@ def cmd_test(extra: list[str]) -> int:
         cmd += ["-p", NBVAL_FIX_PLUGIN]
     if SANITIZE_CFG.is_file():
         cmd += ["--nbval-sanitize-with", str(SANITIZE_CFG.relative_to(ROOT))]
+    if not any(_names_a_path(arg) for arg in extra):  # a few chosen tests start faster in one process
+        cmd += parallel_args(extra)
     cmd += extra
     code = run(cmd)
     if code == 5:
