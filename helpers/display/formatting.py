@@ -40,7 +40,7 @@ FLAG_STYLE = "background:#fdf0d5"  # pale orange, paired with a text marker for 
 HIGHLIGHT_STYLE = "background:#dbe9f6"
 
 
-def scroll_box(inner: str, name: str) -> str:
+def scroll_box(inner: str, name: str, hint: str = "") -> str:
     """``inner`` (a table) in a box that scrolls sideways when it is wider than its cell: a laptop with
     JupyterLab's file browser open leaves about 590 px, and nothing is cut off or wrapped.
 
@@ -51,10 +51,35 @@ def scroll_box(inner: str, name: str) -> str:
     while the box has the focus.
     """
     label = html.escape(f"{name or 'table'}, scrolls sideways")
-    return (
+    return scroll_hint_html(hint) + (
         f'<div class="layernorm-scroll" role="region" tabindex="0" aria-label="{label}" '
         f'data-lm-suppress-shortcuts="true" style="overflow-x:auto;max-width:100%">{inner}</div>'
     )
+
+
+# A table wider than this may be cut by the right edge of a notebook's output: JupyterLab at 1024×768 with the
+# file browser open gives an output about 570 px. The box then scrolls, and a scrollbar alone (hidden until used
+# on many laptops) does not tell a learner that a result is out of sight: a line above the table says it.
+NARROWEST_OUTPUT_PX = 540
+CHARACTER_PX = 7.9  # one character of the tables' 13 px monospace font (DejaVu Sans Mono, Menlo: 7.8 px)
+
+
+def scroll_hint_html(hint: str) -> str:
+    """The visible line above a table that may scroll sideways ("" for none)."""
+    if not hint:
+        return ""
+    return (
+        f'<div class="layernorm-scroll-hint" style="font-size:12px;color:#444;margin:2px 0">{html.escape(hint)}</div>'
+    )
+
+
+def scroll_hint(width_px: float, last: str = "") -> str:
+    """The words above a table about ``width_px`` wide: "" when it fits the narrowest output, else a sentence
+    naming the last column (what is out of sight when the table is cut)."""
+    if width_px <= NARROWEST_OUTPUT_PX:
+        return ""
+    tail = f" to its last column, “{last}”" if last else ""
+    return f"⇆ On a narrow screen this table scrolls sideways{tail}."
 
 
 def text_width(text: str) -> int:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from helpers.display.formatting import (
     CELL_CSS,
+    CHARACTER_PX,
     FLAG_STYLE,
     HIGHLIGHT_STYLE,
     NUMBER_CELL_CSS,
@@ -24,6 +25,7 @@ from helpers.display.formatting import (
     pad,
     rjust,
     scroll_box,
+    scroll_hint,
     text_width,
 )
 
@@ -65,6 +67,7 @@ def _is_numeric(table: Table, k: int) -> bool:
     return bool(table.numeric) and table.numeric[k]
 
 
+_CELL_PADDING_PX = {False: 20, True: 12}  # a cell's padding left and right: CELL_CSS, _COMPACT_CELL
 _WRAP_FLOOR = 16  # characters: a wrapping column is never squeezed narrower (the box scrolls instead); at 24 a
 # fingerprint needed 702 px, more than the ~650 px a notebook output gets at 1024×768 with the file browser open
 
@@ -82,6 +85,20 @@ def _text_cell_styles(table: Table) -> list[str]:
         else:
             styles.append(f"{cell};text-align:left;vertical-align:top;white-space:nowrap")
     return styles
+
+
+def _width_px(characters, compact: bool = False) -> float:
+    """About how wide a row of cells is on screen: each column's characters (a list), padding included."""
+    return sum(characters) * CHARACTER_PX + len(characters) * _CELL_PADDING_PX[compact]
+
+
+def _table_width_px(table: Table) -> float:
+    """About how wide the HTML table is at its narrowest: wrapping columns at their floor, the others on one line."""
+    columns = []
+    for k, heading in enumerate(table.header):
+        longest = max(text_width(text) for text in (heading, *(row.cells[k].text for row in table.rows)))
+        columns.append(min(longest, _WRAP_FLOOR) if k in table.wrap else longest)
+    return _width_px(columns, table.compact)
 
 
 def render_text(table: Table) -> str:
@@ -122,7 +139,11 @@ def render_html(table: Table) -> str:
         body.append(f"<tr{f' style={chr(34)}{shade}{chr(34)}' if shade else ''}>{''.join(cells)}</tr>")
     return (
         f'<div class="{table.css_class}"><div style="font-weight:600;margin:4px 0">{html.escape(table.title)}</div>'
-        + scroll_box(f'<table style="{TABLE_CSS}"><tr>{head}</tr>{"".join(body)}</table>', table.title)
+        + scroll_box(
+            f'<table style="{TABLE_CSS}"><tr>{head}</tr>{"".join(body)}</table>',
+            table.title,
+            scroll_hint(_table_width_px(table), table.header[-1] if table.header else ""),
+        )
         + f"{_notes_html(table.notes)}</div>"
     )
 
@@ -227,9 +248,26 @@ def render_steps_html(table: StepsTable) -> str:
         f'<div class="layernorm-steps{" layernorm-steps-hand" if hand else ""}">'
         f'<div style="font-weight:600;margin:4px 0">{html.escape(table.title)}'
         + "</div>"
-        + scroll_box(f'<table style="{TABLE_CSS}">{head}{"".join(body)}</table>', table.title)
+        + scroll_box(
+            f'<table style="{TABLE_CSS}">{head}{"".join(body)}</table>',
+            table.title,
+            scroll_hint(_steps_width_px(table)),
+        )
         + f"{notes}</div>"
     )
+
+
+def _steps_width_px(table: StepsTable) -> float:
+    """About how wide the steps' HTML table is: label, formula, the number columns (and the exact ones)."""
+    rows = table.lines
+    columns = [max(text_width(row.label) + (8 if row.drifted else 0) for row in rows)]
+    columns.append(max(text_width(row.formula) for row in rows))
+    width = max(len(cell) for row in rows for cell in row.numbers)
+    columns += [width] * max(len(row.numbers) for row in rows)
+    if table.hand_heading:
+        exact = max(len(cell) for row in rows for cell in row.exact)
+        columns += [1] + [exact] * max(len(row.exact) for row in rows)
+    return _width_px(columns)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -279,6 +317,17 @@ def render_grid_text(grid: Grid) -> str:
     return "\n".join([line.rstrip() for line in lines] + [f"  {note}" for note in grid.notes])
 
 
+def _grid_width_px(grid: Grid) -> float:
+    """About how wide the matrix's HTML table is: labels, numbers, and the words after a marked row."""
+    columns = [max(text_width(row.label) for row in grid.rows)]
+    columns += [
+        max(text_width(text) for text in (header, *(row.cells[j] for row in grid.rows if j < len(row.cells))))
+        for j, header in enumerate(grid.column_headers)
+    ]
+    marks = [text_width(_row_mark(row)) for row in grid.rows if row.highlighted and row.mark]
+    return _width_px(columns + marks[:1])
+
+
 def render_grid_html(grid: Grid) -> str:
     """The same matrix as an HTML table in a box that scrolls sideways; the current row shaded blue."""
     headers = "".join(f'<th style="{NUMBER_CELL_CSS}">{html.escape(h)}</th>' for h in grid.column_headers)
@@ -309,6 +358,7 @@ def render_grid_html(grid: Grid) -> str:
         + scroll_box(
             f'<table style="{TABLE_CSS}"><tr><td style="{CELL_CSS}"></td>{headers}</tr>{"".join(rows)}</table>',
             grid.title or "matrix",
+            scroll_hint(_grid_width_px(grid)),
         )
         + _notes_html(grid.notes)
         + "</div>"
@@ -347,8 +397,31 @@ def render_formulas_text(table: FormulasTable) -> str:
     return "\n".join(lines + [f"  {note}" for note in table.notes])
 
 
+def _formula_parts(formula: str) -> list[str]:
+    """A filled formula cut where it may break: after a comma that separates two values and before "=" or "≈";
+    never inside a number or an operation such as "1.1330 − 0.4457"."""
+    marked = formula.replace(", ", ",\n")
+    for relation in ("=", "≈"):
+        marked = marked.replace(f" {relation} ", f"\n{relation} ")
+    return marked.split("\n")
+
+
+def _breakable(formula: str) -> str:
+    """The formula as HTML whose parts stay whole (spaces between them): on a narrow screen the equation goes on
+    the next line instead of running past the right edge ("= 0.44", "(1.1729, -1.2707,")."""
+    return " ".join(f'<span style="white-space:nowrap">{html.escape(part)}</span>' for part in _formula_parts(formula))
+
+
+def _formulas_width_px(table: FormulasTable) -> float:
+    """About how wide the formulas' HTML table is at its narrowest: the label and the longest unbroken part."""
+    label = max(text_width(line.label) for line in table.lines)
+    longest = max(text_width(part) for line in table.lines for part in _formula_parts(line.formula))
+    return _width_px([label, longest])
+
+
 def render_formulas_html(table: FormulasTable) -> str:
-    """The same lines as an HTML table: focus shaded blue and bold, lines rounding moved orange."""
+    """The same lines as an HTML table: focus shaded blue and bold, lines rounding moved orange. An equation
+    wraps between its parts (see :func:`_breakable`) rather than run past the right edge."""
     rows = []
     for line in table.lines:
         shade = f"{HIGHLIGHT_STYLE};font-weight:700" if line.focused else FLAG_STYLE if line.drift else ""
@@ -356,14 +429,16 @@ def render_formulas_html(table: FormulasTable) -> str:
         mark = f' <span style="color:#a33c00">{html.escape(line.drift)}</span>' if line.drift else ""
         rows.append(
             f'<tr{style}><th style="{CELL_CSS};text-align:left">{html.escape(line.label)}</th>'
-            f'<td style="{CELL_CSS};text-align:left;white-space:nowrap">'
-            f"{html.escape(line.formula)}{mark}</td></tr>"
+            f'<td style="{CELL_CSS};text-align:left">'
+            f"{_breakable(line.formula)}{mark}</td></tr>"
         )
     heading = f'<div style="font-weight:600;margin:4px 0">{html.escape(table.title)}</div>' if table.title else ""
     legend = "".join(f"<div>{html.escape(note)}</div>" for note in table.notes)
     notes = f'<div style="font-size:12px;margin-top:4px;color:#444">{legend}</div>' if legend else ""
     return (
         f'<div class="{table.css_class}">{heading}'
-        + scroll_box(f'<table style="{TABLE_CSS}">{"".join(rows)}</table>', table.title)
+        + scroll_box(
+            f'<table style="{TABLE_CSS}">{"".join(rows)}</table>', table.title, scroll_hint(_formulas_width_px(table))
+        )
         + f"{notes}</div>"
     )

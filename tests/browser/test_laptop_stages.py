@@ -1,0 +1,142 @@
+"""Every stage of every widget fits a student's laptop, or says that it scrolls (issue 20, part 1).
+
+JupyterLab in headless Chromium at 1366×768 and 1024×768 with the file browser open, as a student on a laptop
+opens the series. Each notebook is run; then every step-through is walked stage by stage with Next, and
+every fold ("show the later steps", "show every step", "show all") is opened, and at every stage:
+
+- nothing in an output reaches past its right edge outside a box that scrolls sideways
+  (tests/browser/test_browser_laptop.py's check);
+- a box that does scroll (its table wider than the box) has the visible line above it that says so
+  (``layernorm-scroll-hint``), so a result out of sight is never silent ("✗ impossible:" with the rest cut);
+- the step-through's equations never scroll: they break between their parts, so every result shows
+  ("= 0.44", "(1.1729, -1.2707," were cut).
+
+Screenshots of each notebook at each size, every stage open, go to tests/_artifacts/laptop-stages/;
+``FIGURES`` prints, per notebook and size, the boxes that scroll and how far.
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_browser_laptop import OPEN_SIDEBAR, OVERFLOWS
+
+from browser_support import ARTIFACTS
+from lab_driver import CELL_TIMEOUT_MS, CLOSE, FINISHED, OPEN_NOTEBOOK, RUN_ALL, WIDGETS_DRAWN, shared_session
+
+pytestmark = pytest.mark.browser
+
+SIZES = {"1366": {"width": 1366, "height": 768}, "1024": {"width": 1024, "height": 768}}
+NOTEBOOKS = [
+    "notebooks/01_residual_matrix.ipynb",
+    "notebooks/03_variance.ipynb",
+    "notebooks/04_epsilon_and_std.ipynb",
+    "notebooks/05_normalise.ipynb",
+    "notebooks/06_gamma_and_beta.ipynb",
+    "notebooks/07_whole_matrix.ipynb",
+    "notebooks/13_is_this_layernorm.ipynb",
+]
+
+# Boxes that scroll: how much of each is out of sight, whether the line above says so, and whether it is one of
+# the step-through's equations (which must never scroll).
+SCROLLERS = """() => {
+    const found = [];
+    window.testPanel.content.widgets.forEach((cell, i) => {
+        if (cell.model.type !== 'code') return;
+        cell.outputArea.node.querySelectorAll('.layernorm-scroll').forEach(box => {
+            if (!box.getBoundingClientRect().width) return;  // folded away
+            const hidden = box.scrollWidth - box.clientWidth;
+            if (hidden <= 1) return;
+            const before = box.previousElementSibling;
+            const hint = before && before.classList.contains('layernorm-scroll-hint')
+                && before.getBoundingClientRect().height > 0 ? before.textContent : '';
+            found.push({cell: i, hidden, width: box.scrollWidth, box: box.clientWidth, hint,
+                        equations: !!box.closest('.layernorm-filled-steps'),
+                        text: box.textContent.trim().slice(0, 50)});
+        });
+    });
+    return found;
+}"""
+
+# Buttons that open a fold or reveal the next stage, in the order a learner meets them.
+FOLDS = ["show the later steps", "show every step", "show all"]
+
+
+def _walk(page):
+    """Yield once per stage: first as run, then after each Next of every step-through, then with every fold open."""
+    yield "as run"
+    panel = page.locator(".jp-NotebookPanel:visible")
+    nexts = panel.locator("button", has_text="Next ▶")
+    for k in range(nexts.count()):
+        button = nexts.nth(k)
+        stage = 1
+        while button.is_enabled():
+            before = button.locator("xpath=../..").text_content()
+            button.click()
+            page.wait_for_function(
+                "([node, before]) => node.textContent !== before",
+                arg=[button.locator("xpath=../..").element_handle(), before],
+                timeout=20_000,
+                polling=50,
+            )
+            stage += 1
+            yield f"step-through {k + 1}, stage {stage}"
+    for words in FOLDS:
+        toggles = panel.locator("button", has_text=words)
+        for k in range(toggles.count()):
+            toggle = toggles.nth(k)
+            toggle.scroll_into_view_if_needed()
+            before = toggle.locator("xpath=../../..").text_content()
+            toggle.click()
+            page.wait_for_function(
+                "([node, before]) => node.textContent !== before",
+                arg=[toggle.locator("xpath=../../..").element_handle(), before],
+                timeout=20_000,
+                polling=50,
+            )
+            yield f"“{words}” {k + 1} open"
+
+
+@pytest.fixture(scope="module", params=list(SIZES))
+def laptop(request):
+    session = shared_session()
+    page = session.context.new_page()
+    page.set_viewport_size(SIZES[request.param])
+    page.goto(session.lab.url(f"/lab/workspaces/laptop-{request.param}"))
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
+    page.evaluate("async () => { await window.jupyterapp.started; await window.jupyterapp.restored; }")
+    page.evaluate(OPEN_SIDEBAR)
+    yield request.param, page
+    page.close()
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS)
+def test_every_stage_shows_its_results_or_says_it_scrolls(laptop, path):
+    size, page = laptop
+    name = path.split("/")[-1][:-6]
+    problems, figures = [], []
+    page.evaluate(OPEN_NOTEBOOK, path)
+    try:
+        page.evaluate(OPEN_SIDEBAR)
+        page.evaluate(RUN_ALL)
+        page.wait_for_function(FINISHED, timeout=CELL_TIMEOUT_MS, polling=200)
+        page.wait_for_function(WIDGETS_DRAWN, timeout=20_000, polling=200)
+        assert not page.evaluate("() => window.jupyterapp.shell.leftCollapsed"), "the file browser should be open"
+        stages = 0
+        for stage in _walk(page):
+            stages += 1
+            page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+            problems += [f"{stage}: {line}" for line in page.evaluate(OVERFLOWS)]
+            for box in page.evaluate(SCROLLERS):
+                figures.append(f"{stage}: cell {box['cell']}: {box['hidden']} px of {box['width']} hidden")
+                where = f"{stage}: cell {box['cell']}: {box['text']!r} ({box['hidden']} px of {box['width']} cut)"
+                if box["equations"]:
+                    problems.append(f"{where}: the step-through's equations scroll instead of breaking")
+                elif not box["hint"]:
+                    problems.append(f"{where}: scrolls with nothing above it saying so")
+        shot = ARTIFACTS / "laptop-stages" / f"{name}-{size}.png"
+        shot.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shot))
+    finally:
+        page.evaluate(CLOSE)
+    print(f"{name} at {size}×768, {stages} stages: " + ("; ".join(figures) or "nothing scrolls"))
+    assert not problems, f"{path} at {size}×768 with the file browser open:\n" + "\n".join(problems)
