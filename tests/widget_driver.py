@@ -8,6 +8,7 @@ never by ``helpers``.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -121,8 +122,16 @@ def expected_stages(row, eps=1e-5, gamma=1.0, beta=0.0) -> dict[str, np.ndarray]
     }
 
 
-def assert_row_shows(row: Row, values, places: int = 4) -> None:
-    """The row's number cells are exactly ``values`` shown to ``places`` places."""
+def variance_places(eps: float = 1e-5) -> int:
+    """σ² is shown with the places of σ² + ε beside it, enough for ε to be seen: 6 for ε = 1e-5."""
+    return max(4, 1 - math.floor(math.log10(eps))) if eps > 0 else 4
+
+
+def assert_row_shows(row: Row, values, places: int | None = None, eps: float = 1e-5) -> None:
+    """The row's number cells are exactly ``values`` shown to ``places`` places (default: 4, and for the
+    variance the places of σ² + ε, see :func:`variance_places`)."""
+    if places is None:
+        places = variance_places(eps) if row.label.startswith("variance") else 4
     shown = row.numbers()
     wanted = [float(f"{v:.{places}f}") for v in np.ravel(values)]
     assert shown[: len(wanted)] == wanted, f"{row.label}: shows {shown}, expected {wanted}"

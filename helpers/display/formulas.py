@@ -19,10 +19,9 @@ from helpers.display.formatting import (
     format_eps,
     format_number,
     format_values,
-    places_for,
 )
 from helpers.display.model import FormulaLine, FormulasTable, render_formulas_html, render_formulas_text
-from helpers.display.steps import EXACT_EXTRA_PLACES, places_showing_eps, stage_names
+from helpers.display.steps import EXACT_EXTRA_PLACES, shown_places, stage_names
 
 MAX_EXTRA_PLACES = 6  # operands may get up to this many more places than their stage shows
 APPROX_LEGEND = "≈: the numbers shown are rounded; the result is worked out from the unrounded values."
@@ -62,9 +61,7 @@ class _Stage:
         self.base = record.decimals if record.hand_rounded else DEFAULT_PLACES
 
     def places(self, name: str) -> int:
-        if self.record.hand_rounded:
-            return self.base
-        return places_for(self.record.stage(name), self.base)
+        return shown_places(self.record, name, self.base)
 
     def cells(self, name: str, places: int) -> list[str]:
         return format_values(self.record.stage(name), places)
@@ -143,8 +140,8 @@ def _filled(record, stage: str) -> tuple[str, str, str]:
             return f"({' + '.join(map(_operand, cells))}) / {n}", pairs
 
         return (*_equation(build, s.places("squared_differences")), shown)
-    # eps is small: the variance gets enough places for eps to be seen in the sum
-    wide = max(places_showing_eps(record, s.base), s.places("variance_plus_eps"))
+    # eps is small: σ² + ε gets enough places for eps to be seen in the sum (see steps.shown_places)
+    wide = s.places("variance_plus_eps")
     if stage == "variance_plus_eps":
         shown = s.one("variance_plus_eps", wide)
 
@@ -152,7 +149,7 @@ def _filled(record, stage: str) -> tuple[str, str, str]:
             variance, eps = s.one("variance", p), format_eps(record.eps)
             return f"{variance} + {eps}", [(_EXACT.add(Decimal(variance), Decimal(eps)), shown)]
 
-        return (*_equation(build, max(wide, s.places("variance"))), shown)
+        return (*_equation(build, s.places("variance")), shown)
     if stage == "std":
         shown = s.one("std", s.places("std"))
 
@@ -201,7 +198,9 @@ def _drift(record, stage: str) -> str:
     """For a hand-rounded stage that rounding moved: "≠ exact (…)" with the exact values, else ""."""
     if not record.hand_rounded or stage not in {drift.stage for drift in record.rounding_drift()}:
         return ""
-    exact = format_values(record.exact.stage(stage), record.decimals + EXACT_EXTRA_PLACES)
+    exact = format_values(
+        record.exact.stage(stage), shown_places(record.exact, stage, record.decimals + EXACT_EXTRA_PLACES)
+    )
     return f"≠ exact ({', '.join(exact)})" if len(exact) > 1 else f"≠ exact ({exact[0]})"
 
 

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 
 import numpy as np
 
 from helpers.core import views
 from helpers.core.layernorm import STAGES, LayerNormSteps
-from helpers.display.formatting import DEFAULT_PLACES, STAGE_LABELS, format_eps, format_values, places_for
+from helpers.display.formatting import (
+    DEFAULT_PLACES,
+    ELLIPSIS,
+    STAGE_LABELS,
+    format_eps,
+    format_number,
+    format_values,
+    places_for,
+)
 from helpers.display.model import StageLine, StepsTable, render_steps_html, render_steps_text
 
 EXACT_EXTRA_PLACES = 2  # a hand-rounded record shows the exact values with this many more places
@@ -32,14 +41,79 @@ def places_showing_eps(record, places: int) -> int:
     return min(15, max(places, 1 - math.floor(math.log10(record.eps))))
 
 
+MAX_INPUT_PLACES = 10  # a hand-rounded row's input is shown as given, up to this many places
+
+
+def _written_places(value: float) -> int:
+    text = repr(float(value))
+    if "e" in text or "E" in text:
+        return MAX_INPUT_PLACES
+    return len(text.split(".")[1].rstrip("0")) if "." in text else 0
+
+
+def shown_places(record, name: str, places: int) -> int:
+    """The places stage ``name`` is shown with, where ``places`` is the table's own (the hand record's
+    decimals, or DEFAULT_PLACES); the step explorer and the row editor share this rule, so the same
+    number reads the same in both.
+
+    By hand, each step is rounded to ``places``, but not the input (rounding works on results, and the
+    mean is worked out from x as given: x = 1, 0, 1 with mean 0 at 0 places would not add up), nor
+    σ² + ε (kept unrounded so that ε is not rounded away): they show the places they have. Exactly,
+    σ² and σ² + ε get enough places for ε to be seen, both the same, so that the sum shown is the sum
+    of what is shown (0.003427 + 1e-05 = 0.003437, not 0.0034 beside 0.003437); a tiny stage gets
+    enough places not to read 0.0000."""
+    if record.hand_rounded:
+        if name == "input":
+            return max(places, min(MAX_INPUT_PLACES, max(map(_written_places, np.ravel(record.input)))))
+        if name == "variance_plus_eps":
+            return places_showing_eps(record, places)
+        return places
+    if name in ("variance", "variance_plus_eps"):
+        wide = places_showing_eps(record, places)
+        return max(places_for(record.variance, places), places_for(record.variance_plus_eps, wide))
+    return places_for(record.stage(name), places)
+
+
 def _stage_cells(record, name: str, places: int) -> list[str]:
     if name == "eps":
         return [format_eps(record.eps)]
-    if record.hand_rounded:  # a hand record's own digits, at the places kept
-        return format_values(record.stage(name), places)
-    if name == "variance_plus_eps":
-        places = places_showing_eps(record, places)  # else σ² + ε looks the same as σ²
-    return format_values(record.stage(name), places_for(record.stage(name), places))  # tiny: not 0.0000
+    return format_values(record.stage(name), shown_places(record, name, places))
+
+
+def _exact_cells(record, name: str, places: int) -> list[str]:
+    """A hand record's exact values beside its own; the input is the same row, shown as given in both."""
+    if name == "input":
+        return format_values(record.input, shown_places(record, "input", places))
+    return _stage_cells(record.exact, name, places)
+
+
+def _operand(cell: str) -> str:
+    return f"({cell})" if cell.startswith("-") else cell
+
+
+def _mean_of(cells, n: int) -> Decimal | None:
+    return None if ELLIPSIS in cells else sum(map(Decimal, cells)) / n
+
+
+def _rounding_note(record, places: int, stages) -> str:
+    """For an exact record whose shown mean or variance is not the mean of the numbers shown above it (each
+    step is worked out from unrounded numbers): one line that says so, with the sum a calculator gives."""
+    if record.hand_rounded:  # worked out from the digits shown, by construction
+        return ""
+    for stage, operands in (("mean", "input"), ("variance", "squared_differences")):
+        if stage not in stages or operands not in stages:
+            continue
+        cells = _stage_cells(record, operands, places)
+        worked = _mean_of(cells, record.n)
+        shown = _stage_cells(record, stage, places)[0]
+        if worked is None or format_number(worked, shown_places(record, stage, places)) == shown:
+            continue
+        calculator = format_number(worked, shown_places(record, stage, places))
+        return (
+            f"Rounded only for showing: each step is worked out from the unrounded numbers, so "
+            f"{STAGE_LABELS[stage][0]} = {shown} while ({' + '.join(_operand(c) for c in cells)}) / {record.n} = {calculator}."
+        )
+    return ""
 
 
 def _visible_stages(record, focus) -> tuple[str, ...]:
@@ -62,14 +136,14 @@ def steps_table(record, focus=(), stages=None) -> StepsTable:
         StageLine(
             *STAGE_LABELS[stage],
             tuple(_stage_cells(record, stage, places)),
-            tuple(_stage_cells(record.exact, stage, places + EXACT_EXTRA_PLACES)) if hand else (),
+            tuple(_exact_cells(record, stage, places + EXACT_EXTRA_PLACES)) if hand else (),
             focused=stage in focus,
             drifted=stage in drifted,
         )
         for stage in stages
     )
-    summary = _drift_summary(record)
-    return StepsTable(_title(record), lines, _hand_heading(record) if hand else "", (summary,) if summary else ())
+    notes = tuple(note for note in (_drift_summary(record), _rounding_note(record, places, stages)) if note)
+    return StepsTable(_title(record), lines, _hand_heading(record) if hand else "", notes)
 
 
 def _title(record) -> str:

@@ -17,6 +17,7 @@ from helpers import format_number, layer_norm_steps, show_matrix
 from helpers.core.layernorm import STAGES
 from helpers.display import (
     STAGE_LABELS,
+    filled_formulas_text,
     format_eps,
     format_values,
     render_html,
@@ -181,7 +182,9 @@ def test_steps_text_row_1_by_hand_shows_the_lessons_pencil_numbers_beside_the_ex
     }
     exact = numpy_stages(X[0])
     for label, digits in by_hand.items():
-        assert numbers_on(lines[label]) == digits + five(exact[label]), label
+        # σ² is shown at the places of σ² + ε beside it (6 for ε = 1e-5), so that their sum can be checked
+        exact_digits = [f"{exact[label]:.6f}"] if label == "variance" else five(exact[label])
+        assert numbers_on(lines[label]) == digits + exact_digits, label
     assert "rounded by hand to 3 places (halves away from zero)" in text
     assert text.splitlines()[1].split() == ["by", "hand", "(3", "places)", "exact"]
     assert text.splitlines()[-1] == "  Rounding to 3 places changed no stage by more than its last place."
@@ -197,7 +200,8 @@ def test_steps_text_row_5_by_hand_marks_the_drift_and_sums_it_up_in_one_line():
     exact = numpy_stages(X[4])
     assert numbers_on(lines["std"]) == ["0.055"] + five(exact["std"])  # the guide: std 0.055 by hand, 0.05862 true
     assert numbers_on(lines["normalised"]) == ["-0.618", "1.491", "-0.891"] + five(exact["normalised"])
-    assert numbers_on(lines["variance"]) == ["0.003", "0.00343"]
+    assert numbers_on(lines["variance"]) == ["0.003", "0.003427"]  # exactly: 0.003427 + 1e-05 = 0.003437
+    assert numbers_on(lines["variance + ε"]) == ["0.003010", "0.003437"]  # by hand: 0.003 + 1e-05
     assert len(text.splitlines()) == 2 + len(lines) + 1  # title, heading, a line per stage, ONE summary line
     assert text.splitlines()[-1] == f"  ≠ exact: rounding to 3 places moved: {', '.join(marked)}."
 
@@ -237,7 +241,7 @@ def test_steps_text_shows_gamma_and_beta_only_when_not_plain():
 
 def test_steps_text_lines_are_aligned():
     visible = [s for s in STAGES if s not in ("gamma", "beta")]
-    lines = steps_text(layer_norm_steps(X[0])).splitlines()[1:]
+    lines = steps_text(layer_norm_steps(X[0])).splitlines()[1 : 1 + len(visible)]
     assert len(lines) == len(visible)
     formula_starts, first_number_ends = set(), set()
     for stage, line in zip(visible, lines):
@@ -420,10 +424,14 @@ def test_variance_plus_eps_shows_eps_in_text_and_html(row):
     assert expected != f"{np.var(np.asarray(row, dtype=np.float64)):.6f}"  # so ε is visible in the sum
 
 
-def test_hand_rounded_variance_plus_eps_keeps_the_records_places():
+def test_hand_rounded_variance_plus_eps_shows_eps_as_the_step_through_does():
+    # By hand σ² + ε is kept unrounded (ε must not be rounded away): the row editor shows it as it is, with the
+    # places that show ε, as the step-through does; 0.343 at 3 places would hide ε (and read 0.003 for row 5
+    # where the step-through says 0.003010).
     record = layer_norm_steps(X[0], decimals=3)
     hand, exact = _cells_of(steps_text(record), "variance + ε")
-    assert hand == f"{record.variance_plus_eps:.3f}"
+    assert hand == f"{record.variance_plus_eps:.6f}" == "0.343010"
+    assert "σ² + ε = 0.343 + 1e-05 = 0.343010" in filled_formulas_text(record, ["variance_plus_eps"])
     assert exact == f"{np.var(X[0]) + 1e-5:.6f}"  # the exact column is an exact record: ε shows
 
 

@@ -64,8 +64,11 @@ def test_row_editor_shows_every_stage_of_each_lesson_row(row):
     editor = widgets.row_editor(X[row])
     expected = numpy_stages(X[row])
     for shown in (editor.table.value, repr(editor)):
-        for name in ("mean", "differences", "squares", "variance", "std", "normalised", "output"):
+        for name in ("mean", "differences", "squares", "std", "normalised", "output"):
             assert_shows(shown, expected[name])
+        # σ² at the places of σ² + ε beside it, so that the sum shown is the sum of what is shown
+        assert f"{float(expected['variance']):.6f}" in shown
+        assert f"{float(expected['variance']) + 1e-5:.6f}" in shown
     assert editor.message == ""
     np.testing.assert_allclose(editor.record.output, expected["output"], rtol=0, atol=1e-12)
 
@@ -214,7 +217,7 @@ def test_by_hand_shows_the_lessons_digits_beside_the_exact_ones():
         ("normalised", "1.172  -1.271   0.097"),
     ):
         line = next(line for line in text.splitlines() if line.strip(" ▶").startswith(line_start))
-        assert digits in line, line
+        assert " ".join(digits.split()) in " ".join(line.split()), line
     assert "exact" in text and "0.44567" in text  # exact values to 5 places beside the hand ones
     editor.set_decimals(None)
     assert editor.record.decimals is None and "exact, shown to 4 places" in repr(editor)
