@@ -323,7 +323,7 @@ def normalised_circle(
             fill=False,
             color="black",
             linestyle="--",
-            linewidth=1.2,
+            linewidth=2.0 if room else 1.2,
             label=f"circle of radius √3 ≈ {format_number(radius, 3)}",
             gid="circle",
         )
@@ -333,7 +333,9 @@ def normalised_circle(
         direction = plane_coordinates(np.eye(3)[k])[0]
         direction /= np.linalg.norm(direction)
         axis_angles.append(math.atan2(direction[1], direction[0]))
-        ax.plot(*np.stack([-2.2 * direction, 2.2 * direction]).T, color="#bbbbbb", linewidth=0.8, zorder=0)
+        ax.plot(
+            *np.stack([-2.2 * direction, 2.2 * direction]).T, color="#bbbbbb", linewidth=1.4 if room else 0.8, zorder=0
+        )
         ax.annotate(f"f{k + 1} +", 2.3 * direction, ha="center", va="center", fontsize=label_size, color="#666666")
     farthest_label = 0.0
     for i, (u, v) in enumerate(points):
@@ -403,7 +405,7 @@ def _lay_out_for_the_room(ax, points, text_size) -> None:
     ax.set_ylim(-2.75, 2.75)
     ax.set_aspect("equal")
     end = radius * np.array([math.cos(-math.pi / 3), math.sin(-math.pi / 3)])  # between the f3 and f2 axes
-    ax.plot([0, end[0]], [0, end[1]], color="black", linewidth=1.2, gid="radius")
+    ax.plot([0, end[0]], [0, end[1]], color="black", linewidth=2.0, gid="radius")
     radius_label = ax.annotate(
         f"√3 ≈ {format_number(radius, 3)}",
         end,
@@ -413,7 +415,7 @@ def _lay_out_for_the_room(ax, points, text_size) -> None:
     texts = {text.get_text(): text for text in ax.texts}
     rows = [texts[f"row {i + 1}"] for i in range(len(points))]
     fixed = [text for text in ax.texts if text not in rows and text is not radius_label]
-    place_labels(ax, [*rows, radius_label], [*points, end], keep_out_radius=radius + 0.18, obstacles=fixed)
+    place_labels(ax, [*rows, radius_label], [*points, end], keep_out_radius=radius + 0.3, obstacles=fixed)
 
 
 def _legend_clear_of_labels(ax, points) -> None:

@@ -104,7 +104,8 @@ def place_labels(ax, labels, anchors, keep_out_radius: float, obstacles=(), gap:
     nearest its point, outwards along the point's direction or turned a little from it, where its box
     is clear of the circle of ``keep_out_radius`` about (0, 0) (where the points are), of every label
     placed before it and of the texts and boxes in ``obstacles`` by ``gap`` of its own height (so two
-    labels never read as one), inside the axes, with its leader line crossing no other label."""
+    labels never read as one), inside the axes, with its leader line crossing no other label and no
+    other leader line (which would swap two labels' points to the eye)."""
     from matplotlib.transforms import Bbox
 
     figure = ax.figure
@@ -112,6 +113,7 @@ def place_labels(ax, labels, anchors, keep_out_radius: float, obstacles=(), gap:
     renderer = figure._get_renderer()
     to_data = ax.transData.inverted()
     taken = [_data_box(to_data, _box(item, renderer)) for item in obstacles]
+    leaders = []
     (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
     for label, (u, v) in zip(labels, anchors):
         box = _data_box(to_data, _box(label, renderer))
@@ -132,6 +134,8 @@ def place_labels(ax, labels, anchors, keep_out_radius: float, obstacles=(), gap:
                     continue
                 if any(_crosses((u, v), (cx, cy), other) for other in taken):
                     continue
+                if any(_segments_cross((u, v), (cx, cy), *leader) for leader in leaders):
+                    continue
                 cost = (reach - keep_out_radius) + abs(turn) * keep_out_radius
                 if best is None or cost < best[0]:
                     best = (cost, cx, cy, candidate)
@@ -141,6 +145,7 @@ def place_labels(ax, labels, anchors, keep_out_radius: float, obstacles=(), gap:
             label.set_horizontalalignment("center")
             label.set_verticalalignment("center")
             taken.append(best[3])
+            leaders.append(((u, v), (best[1], best[2])))
 
 
 def _crosses(start, end, box, samples: int = 24) -> bool:
@@ -149,6 +154,15 @@ def _crosses(start, end, box, samples: int = 24) -> bool:
         box.contains(start[0] + (end[0] - start[0]) * t / samples, start[1] + (end[1] - start[1]) * t / samples)
         for t in range(samples + 1)
     )
+
+
+def _segments_cross(a, b, c, d) -> bool:
+    """Whether the segments a–b and c–d cross (each point an (x, y) pair)."""
+
+    def side(p, q, r):
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+    return side(a, b, c) * side(a, b, d) < 0 and side(c, d, a) * side(c, d, b) < 0
 
 
 def _box(item, renderer):
