@@ -47,12 +47,25 @@ def accessible_name(control) -> str:
     return ""
 
 
-def status_html(sentence: str) -> str:
-    """``sentence`` in a polite live region: read out when it changes, and visible as well."""
+def status_html(sentence: str, unseen: str = "") -> str:
+    """``sentence`` in a polite live region: read out when it changes, and visible as well; ``unseen`` (HTML,
+    e.g. :func:`visually_hidden_html`) goes first, read out but not drawn."""
     return (
         f'<div role="status" aria-live="polite" aria-atomic="true" style="{_STATUS_STYLE}">'
-        f"{html.escape(sentence)}</div>"
+        f"{unseen}{html.escape(sentence)}</div>"
     )
+
+
+# Read by a screen reader, not drawn: the usual "visually hidden" rules (not display:none, which hides from both).
+_VISUALLY_HIDDEN = (
+    "position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);"
+    "white-space:nowrap;border:0"
+)
+
+
+def visually_hidden_html(text: str) -> str:
+    """``text`` for a screen reader only ("" for none): a message already drawn once elsewhere."""
+    return f'<span style="{_VISUALLY_HIDDEN}">{html.escape(text)} </span>' if text else ""
 
 
 def describe_image(image, alt: str) -> None:

@@ -17,6 +17,8 @@ from helpers.widgets.base import (
     LessonWidget,
     as_text,
     never_raises,
+    refuse_decimal_comma,
+    sentence,
 )
 
 
@@ -76,7 +78,7 @@ class AnswerChecker(LessonWidget):
             verdict = answer_check.diagnose(
                 self.row,
                 self.quantity,
-                text,
+                refuse_decimal_comma(text),
                 index=self.index,
                 eps=self.eps,
                 places=self.places,
@@ -87,7 +89,7 @@ class AnswerChecker(LessonWidget):
             message = str(problem)
             self.verdict = None  # a bad entry replaces the last verdict: no stale "✓ Right" under the warning
             self.verdict_html.value = ""
-            self._problems = {"answer": message if message[0].isupper() else f"Your answer {message}."}
+            self._problems = {"answer": message if message[0].isupper() else sentence(f"Your answer {message}")}
         else:
             self.verdict, self._answer_text, self._problems = verdict, text.strip(), {}
             class_record.record_answer(verdict)  # on the class hub, the verdict also goes to the lecturer's page

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import html
 import math
+import re
 
 import ipywidgets as widgets
 import numpy as np
@@ -150,6 +151,32 @@ def number_text(value) -> str:
         text = repr(float(value) + 0.0)  # + 0.0 turns -0.0 into 0.0
         return text[:-2] if text.endswith(".0") else text
     return str(value)
+
+
+# A decimal comma: digits, one comma, digits, and nothing else that a number has ("0,586", "-1,5"); "1,2,3" and
+# "0.5,0.25" cannot be one number, so they are lists.
+_DECIMAL_COMMA = re.compile(r"[-+−]?\d+,\d+")
+
+
+def refuse_decimal_comma(text: str) -> str:
+    """``text`` as typed, or a ValueError in one sentence when a value in it is written with a decimal comma.
+
+    Every field of every widget reads "0,586" the same way: as a decimal comma, refused, never as two
+    numbers (0 and 586) nor as "not a number". A comma that cannot be a decimal comma ("1,2,3", "0.5,0.25")
+    separates values, as a comma and a space, a semicolon or spaces do."""
+    for word in re.split(r"[\s;\[\](){}]+", str(text)):
+        word = word.strip(",")
+        if _DECIMAL_COMMA.fullmatch(word):
+            raise ValueError(
+                f"'{word}' is written with a decimal comma: write {word.replace(',', '.')} (a point), "
+                "or put a space after the comma if these are two values."
+            )
+    return text
+
+
+def sentence(text: str) -> str:
+    """``text`` ending with one full stop (a message built as "Your answer " + problem may end with its own)."""
+    return text if text.endswith(".") else f"{text}."
 
 
 def number_argument(value, name: str) -> float:

@@ -19,6 +19,8 @@ from helpers.widgets.base import (
     message_lines,
     never_raises,
     number_text,
+    refuse_decimal_comma,
+    sentence,
 )
 
 
@@ -147,11 +149,11 @@ class MatrixEditor(LessonWidget):
         for i, line in enumerate(self.cells):
             for j, cell in enumerate(line):
                 try:
-                    matrix[i, j] = parse_number(cell.value)
+                    matrix[i, j] = parse_number(refuse_decimal_comma(cell.value))
                 except ValueError as problem:
-                    problems[f"cell {i},{j}"] = f"row {i + 1}, feature {j + 1}: the cell {problem}."
+                    problems[f"cell {i},{j}"] = sentence(f"row {i + 1}, feature {j + 1}: the cell {problem}")
         try:
-            eps = eps_from_text(self.eps_text.value)
+            eps = eps_from_text(refuse_decimal_comma(self.eps_text.value))
         except ValueError as problem:
             problems["eps"] = str(problem)
         if not problems:

@@ -8,7 +8,15 @@ import ipywidgets as widgets
 
 from helpers.core.data import parse_number
 from helpers.widgets.accessibility import name
-from helpers.widgets.base import LABEL_FITS, MESSAGE_COLOUR, LessonWidget, never_raises, number_argument
+from helpers.widgets.base import (
+    LABEL_FITS,
+    MESSAGE_COLOUR,
+    LessonWidget,
+    never_raises,
+    number_argument,
+    refuse_decimal_comma,
+    sentence,
+)
 
 
 class _Question(LessonWidget):
@@ -136,9 +144,9 @@ class NumberQuestion(_Question):
     @never_raises
     def _on_answer(self, change) -> None:
         try:
-            self.typed, self._problems = parse_number(change["new"]), {}
+            self.typed, self._problems = parse_number(refuse_decimal_comma(change["new"])), {}
         except ValueError as problem:
-            self.typed, self._problems = None, {"answer": f"Your answer {problem}."}
+            self.typed, self._problems = None, {"answer": sentence(f"Your answer {problem}")}
         self._render()
 
     def _verdict_start(self) -> str:

@@ -10,9 +10,15 @@ import numpy as np
 from helpers.core.data import parse_number, parse_row, split_row
 from helpers.core.layernorm import DEFAULT_EPS, STAGES, layer_norm_steps
 from helpers.core.validation import MAX_DECIMALS, InputError, check_decimals, eps_from_text
-from helpers.display import STAGE_LABELS, stage_names, steps_html, steps_text
+from helpers.display import STAGE_LABELS, format_values, stage_names, steps_html, steps_text
 from helpers.plots.number_line import number_line_alt, number_line_text
-from helpers.widgets.accessibility import caption_html, describe_image, result_sentence, status_html
+from helpers.widgets.accessibility import (
+    caption_html,
+    describe_image,
+    result_sentence,
+    status_html,
+    visually_hidden_html,
+)
 from helpers.widgets.base import (
     EPS_SLIDER_EXPONENTS,
     LABEL_FITS,
@@ -23,6 +29,7 @@ from helpers.widgets.base import (
     messages_html,
     never_raises,
     number_text,
+    refuse_decimal_comma,
 )
 
 
@@ -86,6 +93,10 @@ class RowEditor(LessonWidget):
             **LABEL_FITS,
         )
         self.eps_slider.observe(self._on_eps_slider, names="value")
+        # Said beside the slider when ε is off its scale (0, or above 0.1): the handle then sits at an end, and its
+        # own readout would show that end (1.0e-12 while ε = 0), so it is hidden and these words say ε instead.
+        self.eps_off_scale = widgets.HTML()
+        self._show_eps_on_slider(eps)
         self.eps_text = text_box(number_text(eps), "exact ε:", "e.g. 1e-5", width="200px")
         self.gamma_text = text_box("" if gamma is None else as_text(gamma), "gamma γ:", "empty: 1 for every feature")
         self.beta_text = text_box("" if beta is None else as_text(beta), "beta β:", "empty: 0 for every feature")
@@ -107,6 +118,9 @@ class RowEditor(LessonWidget):
         self.messages = {name: widgets.HTML() for name in ("row", "eps", "gamma", "beta", "decimals", "general")}
         self.messages["general"].layout.min_height = "24px"  # no jump when a message appears
         self.table = widgets.HTML()
+        # Under the γ and β fields, the output they make: the table's last row is ~400 px further down on a
+        # laptop (notebook 06), out of sight while the fields are edited.
+        self.output_line = widgets.HTML()
         self.plot_image = widgets.Image(format="png", layout=widgets.Layout(width="600px")) if plot else None
         self._picture = _number_line_picture() if plot else None
         # For a screen reader: the result in words in a live region, and the picture's text alternative.
@@ -120,9 +134,10 @@ class RowEditor(LessonWidget):
         )
         self.later_toggle.observe(self._on_field_edit, names="value")
 
-        def line(*children, shown=True):
+        def line(*children, shown=True):  # a narrow screen puts what does not fit under the field
             return widgets.HBox(
-                list(children), layout=widgets.Layout(align_items="center", display=None if shown else "none")
+                list(children),
+                layout=widgets.Layout(align_items="center", flex_flow="row wrap", display=None if shown else "none"),
             )
 
         # Before a stage is learned, its control does nothing yet: hide it (upto=None shows everything);
@@ -131,9 +146,9 @@ class RowEditor(LessonWidget):
         self.children = [
             line(self.row_text, self.messages["row"], shown="row" in self.controls),
             self.value_boxes_row,
-            line(self.eps_slider, self.eps_text, self.messages["eps"], shown=self._shows("eps")),
+            line(self.eps_slider, self.eps_off_scale, self.eps_text, self.messages["eps"], shown=self._shows("eps")),
             line(self.gamma_text, self.messages["gamma"], shown=self._shows("gamma")),
-            line(self.beta_text, self.messages["beta"], shown=self._shows("beta")),
+            line(self.beta_text, self.messages["beta"], self.output_line, shown=self._shows("beta")),
             line(self.by_hand, self.places, self.messages["decimals"], shown="by_hand" in self.controls),
             self.messages["general"],
             self.announcement,
@@ -190,7 +205,7 @@ class RowEditor(LessonWidget):
             return
         for position, box in enumerate(self.value_boxes, start=1):
             try:
-                parse_number(box.value)  # one number per box: an empty box must not drop a value
+                parse_number(refuse_decimal_comma(box.value))  # one number per box: an empty box must not drop a value
             except ValueError as problem:
                 self._problems = {**self._problems, "row": f"Value {position} {problem}."}
                 self._render()
@@ -213,7 +228,7 @@ class RowEditor(LessonWidget):
     def _recompute(self, sync_boxes: bool = False) -> None:
         problems = {}
         row = self._read("row", lambda: self._parse_row(self.row_text.value), problems)
-        eps = self._read("eps", lambda: eps_from_text(self.eps_text.value), problems)
+        eps = self._read("eps", lambda: eps_from_text(refuse_decimal_comma(self.eps_text.value)), problems)
         gamma = self._read("gamma", lambda: self._per_feature(self.gamma_text.value, "γ", row), problems)
         beta = self._read("beta", lambda: self._per_feature(self.beta_text.value, "β", row), problems)
         decimals = int(self.places.value) if self.by_hand.value else None
@@ -228,12 +243,23 @@ class RowEditor(LessonWidget):
             if sync_boxes or len(row) != len(self.value_boxes):
                 self._make_value_boxes()
         if eps is not None and "eps" not in problems:
-            self._syncing = True
-            try:
-                self.eps_slider.value = eps  # the slider clamps values outside its range
-            finally:
-                self._syncing = False
+            self._show_eps_on_slider(eps)
         self._render()
+
+    def _show_eps_on_slider(self, eps: float) -> None:
+        """Move the handle to ``eps`` (the slider clamps values outside its range) and make what the slider
+        shows agree with the exact-ε field: its readout when ε is on the scale, else words saying ε."""
+        low, high = (10.0**e for e in EPS_SLIDER_EXPONENTS)
+        self._syncing = True
+        try:
+            self.eps_slider.value = min(max(eps, low), high)
+        finally:
+            self._syncing = False
+        on_scale = low <= eps <= high
+        self.eps_slider.readout = on_scale
+        self.eps_off_scale.value = (
+            "" if on_scale else f'<span style="font-size:13px">ε = {number_text(eps)}: off the scale</span>'
+        )
 
     @staticmethod
     def _read(name, parse, problems):
@@ -245,7 +271,7 @@ class RowEditor(LessonWidget):
 
     def _parse_row(self, text: str) -> np.ndarray:
         if text not in self._parsed_rows:  # a long row is parsed once, not on every edit of eps
-            self._parsed_rows = {text: parse_row(text)}
+            self._parsed_rows = {text: parse_row(refuse_decimal_comma(text))}
         return self._parsed_rows[text]
 
     @staticmethod
@@ -253,7 +279,7 @@ class RowEditor(LessonWidget):
         if not text.strip():
             return None
         try:
-            values = parse_row(text)
+            values = parse_row(refuse_decimal_comma(text))
         except ValueError as problem:
             raise ValueError(f"{name}: {problem}") from None
         if row is not None and len(values) != len(row):
@@ -338,15 +364,36 @@ class RowEditor(LessonWidget):
         self.table.value = steps_html(self.record, self.focus, self._stages()) + (
             f'<div style="font-size:12px;color:#555">{html.escape(note)}</div>' if note else ""
         )
+        self.output_line.value = self._output_line_html()
         problem = next(iter(self._problems.values()), "")
-        self.announcement.value = status_html(
-            f"⚠ {problem} The numbers shown are the last good ones." if problem else result_sentence(self.record)
+        # The problem is written once, beside its field; the status line says only what the numbers are (the
+        # problem is in it too for a screen reader, which reads the live region, but not drawn a second time).
+        self.announcement.value = (
+            status_html(
+                "⚠ The numbers shown are the last good ones: see the message above.", visually_hidden_html(problem)
+            )
+            if problem
+            else status_html(result_sentence(self.record))
         )
         if self.plot_image is not None:
             self.plot_image.value = self._picture.png(self.record)
             alt = number_line_alt(self.record)
             describe_image(self.plot_image, alt)
             self.plot_caption.value = caption_html(alt, number_line_text(self.record))
+
+    def _output_line_html(self) -> str:
+        """The output beside the γ and β fields: when they are shown in a notebook (a slide's short table sits
+        beside its fields already) and the table is long enough to push the output row out of sight."""
+        if not self._shows("beta") or self.shown_stages:
+            return ""
+        places = self.record.decimals if self.record.hand_rounded else 4
+        values = ", ".join(format_values(self.record.output, places))
+        return (
+            f'<div class="layernorm-output-line" style="font-family:ui-monospace,monospace;font-size:13px;'
+            f'margin:2px 0 4px 0">output y = γ · x̂ + β = ({html.escape(values)})'
+            + (" <i>(last good)</i>" if self._problems else "")
+            + "</div>"
+        )
 
     def text(self) -> str:
         note = self._folded_note()
