@@ -213,6 +213,15 @@ def build_facts() -> Facts:
     facts.add([1e-12, 1e-2], "the ends of the row editor's ε slider to try (notebook 05)")
     facts.add([2, 0.5, -1, 0.5, -0.25, 1], "the target γ* and β* learning starts from (notebook 10)", places=(1, 2))
     facts.add(1e-8, "a smaller ε, for the scale direction's singular value (notebook 11)")
+    # --- The lecture's speaker notes (lecture/layernorm_lecture.ipynb) ----------------------------
+    slide_gamma, slide_beta = np.array([2.0, 1.0, 0.0]), np.array([0.0, 0.0, 0.5])
+    facts.add(helpers.layer_norm(x[0], slide_gamma, slide_beta).sum(), "the γ/β slide's row 1 output, summed (lecture)")
+    shrink = np.sqrt((variance + helpers.DEFAULT_EPS) / (variance + 1e-3))
+    facts.add(100 * (1 - shrink[:4]).max(), "rows 1–4: the most ε = 1e-3 shrinks one, in % (lecture)")
+    width = 768  # GPT-2 small's model width
+    facts.add(math.sqrt((width - 1) / width), "√((n−1)/n) for n = 768: the unbiased variance's factor (lecture)")
+    facts.add(100 * (1 - math.sqrt((width - 1) / width)), "that factor's shortfall for n = 768, in % (lecture)")
+
     for module in (prose_facts_09, prose_facts_11, prose_facts_12):  # one file per notebook, so edits never collide
         module.add(facts, x)
 

@@ -141,6 +141,22 @@ class RowCheck:
         return self.smallest_sum_of_squares is not None and self.smallest_sum_of_squares <= self.n + _SLACK
 
     @property
+    def pencil_sum_of_squares(self) -> float:
+        """Σ(|y| − h)²: the squares after moving each value half a printed unit h towards 0 (to 0 if nearer).
+
+        The pencil's allowance for rounding, as the lecture states it: no row that prints as these digits
+        has smaller squares, so a row over n here is over n whatever the rounding hid. (The least
+        ``smallest_sum_of_squares`` also keeps the sum 0, so it is never below this one.)
+        """
+        moved = np.maximum(np.abs(self.published) - self.half_unit, 0.0)
+        return float(np.sum(moved * moved))
+
+    @property
+    def pencil_squares_within_n(self) -> bool:
+        """Check 2 as a pencil does it: the squares, each value moved half a unit towards 0, at most n."""
+        return self.pencil_sum_of_squares <= self.n + _SLACK
+
+    @property
     def distance_from_origin(self) -> float:
         """√(sum of squares): the row's distance from 0 (at most √n for a LayerNorm output)."""
         return math.sqrt(self.sum_of_squares)

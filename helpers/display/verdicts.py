@@ -209,3 +209,89 @@ def eps_fits_html(check) -> str:
 
 views.register(PublishedOutputCheck, published_check_text, published_check_html)
 views.register(EpsFitTable, lambda fits: eps_fits_text(fits.check), lambda fits: eps_fits_html(fits.check))
+
+
+# ---------------------------------------------------------------------------------------------
+# The same check on a lecture slide: the question first (the printed rows and the rules), then what a
+# pencil proves, then what only the true output shows. Every number comes from the check itself.
+
+
+def pencil_rule_line(check) -> str:
+    """The two pencil checks with their rounding allowance, in one line a student can apply.
+
+    The allowance is half a unit in the last printed place (``check.half_unit``), the same that the
+    checks in :mod:`helpers.core.published_table` use: ± that much on each value, so ± n times it on a
+    row's sum, and each value moved that much towards 0 before squaring.
+    """
+    n = check.rows[0].n if check.rows else 0
+    half = format_number(check.half_unit, check.places + 1)
+    return (
+        f"Printed to {check.places} places, each value may be up to {half} from the number it was rounded from: a row passes if "
+        f"it sums to 0 within ± {format_number(n * check.half_unit, check.places + 1)} and, with every value "
+        f"moved {half} towards 0, its squares add up to at most {n}."
+    )
+
+
+def _printed(values, places: int) -> str:
+    return "(" + ", ".join(format_values(values, places)) + ")"
+
+
+def _pencil_says(row) -> str:
+    if not row.sums_to_zero:
+        return "✗ sum not 0"
+    if not row.pencil_squares_within_n:
+        return f"✗ squares over {row.n}"
+    return "passes both"
+
+
+def _truth_says(row) -> str:
+    if row.matches:
+        return "✓ right"
+    if not row.could_be_layer_norm:
+        return "✗ impossible"
+    if row.close:
+        return f"≈ off by {format_number(row.max_difference, DEFAULT_PLACES)}"
+    return f"✗ off by {format_number(row.max_difference, DEFAULT_PLACES)}"
+
+
+def lecture_question_table(check) -> Table:
+    """The rows as printed and nothing else: what the room works on with pencils."""
+    rows = tuple(Row((Cell(str(row.row)), Cell(_printed(row.published, check.places)))) for row in check.rows)
+    return Table("layernorm-published-question", "", ("row", "printed"), rows, nowrap=True)
+
+
+def lecture_pencil_table(check) -> Table:
+    """Each printed row's sum and its squares with the allowance, and what the pencil proves."""
+    rows = tuple(
+        Row(
+            (
+                Cell(str(row.row)),
+                Cell(_printed(row.published, check.places)),
+                Cell(format_number(row.row_sum, check.places)),
+                Cell(format_number(row.pencil_sum_of_squares, 2 * check.places)),
+                Cell(_pencil_says(row)),
+            ),
+            flagged=not (row.sums_to_zero and row.pencil_squares_within_n),
+        )
+        for row in check.rows
+    )
+    header = ("row", "printed", "sum", "squares", "a pencil says")  # squares of the values moved towards 0
+    return Table("layernorm-published-pencil", "", header, rows, numeric=(False, False, True, True, False), nowrap=True)
+
+
+def lecture_truth_table(check) -> Table:
+    """Each printed row beside the true output, printed the same way, with the verdict."""
+    rows = tuple(
+        Row(
+            (
+                Cell(str(row.row)),
+                Cell(_printed(row.published, check.places)),
+                Cell(_printed(row.true_output, check.places)),
+                Cell(_truth_says(row)),
+            ),
+            flagged=not row.close,
+            highlighted=row.close,
+        )
+        for row in check.rows
+    )
+    return Table("layernorm-published-truth", "", ("row", "printed", "true", "verdict"), rows, nowrap=True)
