@@ -74,8 +74,9 @@ def room_svg(svg: str, description: str) -> str:
     body = body.replace(
         '<style type="text/css">*{', f'<style type="text/css">#{prefix}picture *{{', 1
     )  # not the page's
+    width_em, height_em = (math.ceil(length / unit * 1e4) / 1e4 for length in (width, height))  # never a hair under
     size = (
-        f'id="{prefix}picture" style="width: {width / unit:.4f}em; height: {height / unit:.4f}em; max-width: none; '
+        f'id="{prefix}picture" style="width: {width_em:.4f}em; height: {height_em:.4f}em; max-width: none; '
         'display: block; overflow: visible" role="img" '
         f'aria-label="{html.escape(description, quote=True)}" data-text-unit="{unit:g}"'
     )
