@@ -46,7 +46,7 @@ def start_lecture(home: Path):
 def open_lecture(context, server, width: int, height: int):
     page = context.new_page()
     page.set_viewport_size({"width": width, "height": height})
-    page.goto(server.url("/"))
+    page.goto(server.url("/"), wait_until="commit", timeout=180_000)  # Voilà streams the page as the kernel runs
     page.wait_for_function("() => window.lecturePresenter && document.querySelector('button')", timeout=180_000)
     settle(page)
     return page
@@ -115,8 +115,8 @@ FIT_PROBLEMS = """() => {
         }
         return boxes;
     };
-    const hinted = box => [...box.querySelectorAll(':scope > .lecture-scroll-hint, :scope ~ .lecture-scroll-hint')]
-        .some(h => h.offsetParent && h.getBoundingClientRect().bottom <= H + 1 && h.getBoundingClientRect().right <= W + 1);
+    const hinted = box => [box.previousElementSibling, box.nextElementSibling, ...box.querySelectorAll(".lecture-scroll-hint")].filter(h => h && h.classList.contains("lecture-scroll-hint"))
+        .some(h => h.offsetParent && h.innerText.trim() && h.getBoundingClientRect().bottom <= H + 1 && h.getBoundingClientRect().right <= W + 1);
     let smallest = Infinity, smallestName = '', checked = 0;
     for (const cell of cells) for (const e of cell.querySelectorAll('*')) {
         if (e.closest('script, style, .celltag_notes')) continue;
@@ -168,8 +168,9 @@ def fit(page) -> dict:
 
 SLIDE_STATE = """() => {
     const p = window.lecturePresenter, slide = p.state.slides[p.state.current];
-    const next = p.button(slide, 'Next ▶');
-    return {current: p.state.current, total: p.state.slides.length, more: Boolean(next && !next.disabled)};
+    const next = p.button(slide, 'Next ▶'), back = p.button(slide, '◀ Previous');
+    return {current: p.state.current, total: p.state.slides.length, more: Boolean(next && !next.disabled),
+            less: Boolean(back && !back.disabled)};
 }"""
 
 
@@ -190,7 +191,7 @@ class Walk:
             slide["smallest"], slide["smallest_name"] = found["smallest"], found["smallestName"]
         where = f"{self.size[0]}×{self.size[1]}, slide {found['slide'] + 1} ({how})"
         slide["problems"] += [f"{where}: {problem}" for problem in found["problems"]]
-        if self.shots is not None and (found["problems"] or how.endswith("!")):
+        if self.shots is not None and (found["problems"] or os.environ.get("LECTURE_FIT_SHOTS") == "all"):
             self.shots.mkdir(parents=True, exist_ok=True)
             name = f"{self.size[0]}x{self.size[1]}_slide{found['slide'] + 1:02d}_{slide['stages']:02d}.png"
             self.page.screenshot(path=str(self.shots / name))
@@ -226,13 +227,7 @@ def walk_lecture(page, width: int, height: int, shots: Path | None = None) -> Wa
             page.evaluate("() => document.activeElement && document.activeElement.blur()")
             walk.check("row 5, stage 1")
             walk.by_keys("PageDown", "row 5, PageDown", lambda s: not s["more"])
-            previous = lambda s: (
-                not page.evaluate(  # noqa: E731
-                    "() => { const b = window.lecturePresenter.button(window.lecturePresenter.state.slides["
-                    "window.lecturePresenter.state.current], '◀ Previous'); return Boolean(b && !b.disabled); }"
-                )
-            )
-            walk.by_keys("PageUp", "row 5, PageUp", previous)
+            walk.by_keys("PageUp", "row 5, PageUp", lambda s: not s["less"])
             toggle(page, "show all")
             walk.check("row 5, show all")
             toggle(page, "show all")
