@@ -9,6 +9,8 @@ draws (and, for the circle, projects points onto the plane they lie in).
 The number line lives in ``helpers.plots.number_line`` (the row editor redraws it on every edit) and is
 re-exported here. Introduced in notebook 01 (``matrix_heatmaps``); ``number_line`` comes in notebook 02, ``before_after``
 in notebook 05, ``normalised_circle`` and ``plane_coordinates`` in notebook 07.
+The lecture shows ``normalised_circle_for_the_room``: the circle as a vector picture whose text is the
+slide's text size at every screen size (``helpers.plots.room``), where a PNG's text would be fixed.
 """
 
 from __future__ import annotations
