@@ -16,6 +16,7 @@ at the room's size a label is large beside the picture, and fixed offsets no lon
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import io
@@ -107,7 +108,6 @@ def place_labels(ax, labels, anchors, keep_out_radius: float, obstacles=(), gap:
     placed before it and of the texts and boxes in ``obstacles`` by ``gap`` of its own height (so two
     labels never read as one), inside the axes, with its leader line crossing no other label and no
     other leader line (which would swap two labels' points to the eye)."""
-    from matplotlib.transforms import Bbox
 
     figure = ax.figure
     figure.draw_without_rendering()  # the equal aspect and the layout move the axes when drawn
@@ -118,35 +118,82 @@ def place_labels(ax, labels, anchors, keep_out_radius: float, obstacles=(), gap:
     (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
     for label, (u, v) in zip(labels, anchors):
         box = _data_box(to_data, _box(label, renderer))
-        margin = gap * box.height
-        half_w, half_h = box.width / 2, box.height / 2
-        angle, best = math.atan2(v, u), None
-        for turn in [0.0] + [sign * k * 0.07 for k in range(1, 18) for sign in (1, -1)]:
-            direction = (math.cos(angle + turn), math.sin(angle + turn))
-            for reach in (keep_out_radius + 0.05 * k for k in range(40)):
-                cx, cy = reach * direction[0], reach * direction[1]
-                candidate = Bbox.from_extents(cx - half_w, cy - half_h, cx + half_w, cy + half_h)
-                if _nearest_distance(candidate) < keep_out_radius:
-                    continue
-                if candidate.x0 < x0 or candidate.x1 > x1 or candidate.y0 < y0 or candidate.y1 > y1:
-                    break
-                padded = candidate.padded(margin)
-                if any(padded.overlaps(other) for other in taken):
-                    continue
-                if any(_crosses((u, v), (cx, cy), other) for other in taken):
-                    continue
-                if any(_segments_cross((u, v), (cx, cy), *leader) for leader in leaders):
-                    continue
-                cost = (reach - keep_out_radius) + abs(turn) * keep_out_radius
-                if best is None or cost < best[0]:
-                    best = (cost, cx, cy, candidate)
-                break
+        half_w, half_h, margin = box.width / 2, box.height / 2, gap * box.height
+
+        clear = functools.partial(
+            _clear,
+            anchor=(u, v),
+            half=(half_w, half_h),
+            margin=margin,
+            keep_out_radius=keep_out_radius,
+            limits=(x0, x1, y0, y1),
+            taken=taken,
+            leaders=leaders,
+        )
+        best = _outwards(u, v, keep_out_radius, clear) or _anywhere(u, v, (x0, x1, y0, y1), clear)
         if best is not None:
-            label.set_position((best[1], best[2]))
+            (cx, cy), candidate = best
+            label.set_position((cx, cy))
             label.set_horizontalalignment("center")
             label.set_verticalalignment("center")
-            taken.append(best[3])
-            leaders.append(((u, v), (best[1], best[2])))
+            taken.append(candidate)
+            leaders.append(((u, v), (cx, cy)))
+
+
+def _clear(cx, cy, *, anchor, half, margin, keep_out_radius, limits, taken, leaders):
+    """The label's box centred at (cx, cy) when that place is clear (see place_labels), else None."""
+    from matplotlib.transforms import Bbox
+
+    candidate = Bbox.from_extents(cx - half[0], cy - half[1], cx + half[0], cy + half[1])
+    x0, x1, y0, y1 = limits
+    if _nearest_distance(candidate) < keep_out_radius:
+        return None
+    if candidate.x0 < x0 or candidate.x1 > x1 or candidate.y0 < y0 or candidate.y1 > y1:
+        return None
+    padded = candidate.padded(margin)
+    if any(padded.overlaps(other) or _crosses(anchor, (cx, cy), other) for other in taken):
+        return None
+    if any(_segments_cross(anchor, (cx, cy), *leader) for leader in leaders):
+        return None
+    if _closest_to_origin(anchor, (cx, cy)) < min(keep_out_radius, math.hypot(*anchor)) - 0.05:
+        return None  # its leader line would cut across the circle
+    return candidate
+
+
+def _closest_to_origin(start, end) -> float:
+    """Distance from (0, 0) to the nearest point of the segment from ``start`` to ``end``."""
+    (ax_, ay), (bx, by) = start, end
+    length = (bx - ax_) ** 2 + (by - ay) ** 2
+    t = 0.0 if length == 0 else max(0.0, min(1.0, -(ax_ * (bx - ax_) + ay * (by - ay)) / length))
+    return math.hypot(ax_ + t * (bx - ax_), ay + t * (by - ay))
+
+
+def _outwards(u, v, keep_out_radius, clear):
+    """The nearest clear place outwards from (u, v), along its direction or turned up to 70° from it."""
+    angle, best = math.atan2(v, u), None
+    for turn in [0.0] + [sign * k * 0.07 for k in range(1, 18) for sign in (1, -1)]:
+        for reach in (keep_out_radius + 0.05 * k for k in range(40)):
+            cx, cy = reach * math.cos(angle + turn), reach * math.sin(angle + turn)
+            candidate = clear(cx, cy)
+            if candidate is not None:
+                cost = (reach - keep_out_radius) + abs(turn) * keep_out_radius
+                if best is None or cost < best[0]:
+                    best = (cost, (cx, cy), candidate)
+                break
+    return best and best[1:]
+
+
+def _anywhere(u, v, limits, clear, step: float = 0.1):
+    """Else the clear place in the axes nearest (u, v), on a grid (slower, so only when needed)."""
+    x0, x1, y0, y1 = limits
+    places = [
+        (x0 + i * step, y0 + j * step) for i in range(int((x1 - x0) / step)) for j in range(int((y1 - y0) / step))
+    ]
+    for cx, cy in sorted(places, key=lambda place: math.hypot(place[0] - u, place[1] - v)):
+        candidate = clear(cx, cy)
+        if candidate is not None:
+            return (cx, cy), candidate
+    return None
 
 
 def _crosses(start, end, box, samples: int = 24) -> bool:
