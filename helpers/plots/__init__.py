@@ -406,7 +406,13 @@ def _lay_out_for_the_room(ax, points, text_size) -> None:
     ax.set_xlim(-3.9, 3.9)  # wider than tall, so that labels have room beside the circle
     ax.set_ylim(-2.75, 2.75)
     ax.set_aspect("equal")
-    end = radius * np.array([math.cos(-math.pi / 3), math.sin(-math.pi / 3)])  # between the f3 and f2 axes
+    # the radius where it is farthest from every row and every feature's label ("f k +")
+    taken = [math.atan2(v, u) for u, v in points] + [math.pi / 6, 5 * math.pi / 6, -math.pi / 2]
+    angle = max(
+        (math.radians(-60 - 5 * k) for k in range(72)),  # from -60°, between the f3 and f2 axes, round
+        key=lambda a: min(abs(math.remainder(a - b, math.tau)) for b in taken) - 1e-3 * abs(a + math.pi / 3),
+    )
+    end = radius * np.array([math.cos(angle), math.sin(angle)])
     ax.plot([0, end[0]], [0, end[1]], color="black", linewidth=2.0, gid="radius")
     radius_label = ax.annotate(
         f"√3 ≈ {format_number(radius, 3)}",
@@ -486,9 +492,12 @@ def normalised_circle_text(matrix, eps: float = DEFAULT_EPS, extra_points=None, 
             )
         )
     widths = [max(text_width(row[k]) for row in rows) for k in range(4)]
+    # a row of equal values normalises to 0: it lies at the centre, not on the circle
+    equal = [str(i + 1) for i, row in enumerate(_three_features(matrix)) if np.ptp(row) == 0]
     lines = [
         f"Normalised rows (eps = {format_eps(eps)}) all sum to 0 and lie at distance about "
-        f"√3 ≈ {format_number(math.sqrt(3))} from 0:"
+        f"√3 ≈ {format_number(math.sqrt(3))} from 0"
+        + (f", but for row {', '.join(equal)} of equal values, at 0:" if equal else ":")
     ]
     lines += [
         "  "

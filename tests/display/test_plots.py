@@ -422,3 +422,11 @@ def test_room_circle_labels_clear_each_other_and_the_points():
         assert ax.bbox.contains(box.x0, box.y0) and ax.bbox.contains(box.x1, box.y1), f"{name} is cut by the frame"
     assert {name for name, _ in boxes} >= {f"row {i}" for i in range(1, 6)} | {"√3 ≈ 1.732", "f1 +", "f3 +"}
     assert not ax.get_title() and {t.get_fontsize() for t in ax.texts} == {plots.ROOM_TEXT}
+
+
+def test_circle_text_says_a_row_of_equal_values_lies_at_the_centre():
+    """Issue 20: "every row lies on the circle" is false for a row of equal values (it normalises to 0)."""
+    text = plots.normalised_circle_text(np.array([X[0], [2.0, 2.0, 2.0]]))
+    assert "but for row 2 of equal values, at 0:" in text
+    assert "row 2   0.0000   0.0000   0.0000  0.0000           0.0000" in text
+    assert "equal values" not in plots.normalised_circle_text(X)  # notebook 07's stored text stays as it is
