@@ -328,7 +328,7 @@ def _text_boxes(figure):
 
 @pytest.mark.parametrize(("published", "size"), [(False, None), (True, None), (False, 5.4)])
 def test_circle_labels_and_legend_never_cover_each_other(published, size):
-    """The lesson's circle (07; the lecture draws it 5.4 in wide) and the one with the published rows
+    """The lesson's circle (07; also drawn 5.4 in wide, smaller) and the one with the published rows
     (07): no label sits under the legend or under another label, so every label can be read."""
     from helpers.core.data import load_published_output
 
