@@ -232,3 +232,38 @@ def test_text_and_html_views(published_check):
     fit = right.rows[4].eps_fits[0]  # its range is checked against torch above
     assert row5.split()[1:4] == [f"{fit.eps_low:.2g}", "to", f"{fit.eps_high:.2g}"]
     assert row5.count("none") == 2
+
+
+# ---------------------------------------------------------------------------------------------
+# The pencil's version of check 2 (the lecture's slide): each value moved half a unit towards 0
+
+
+def _pencil_squares(row, half=HALF_UNIT) -> float:
+    """Σ(|y| − h)² in exact decimals, each |y| − h floored at 0: as a student does it on paper."""
+    from fractions import Fraction
+
+    h = Fraction(str(half))
+    return float(sum(max(abs(Fraction(f"{v:.2f}")) - h, Fraction(0)) ** 2 for v in row))
+
+
+def test_pencil_squares_are_the_squares_with_each_value_moved_half_a_unit_to_0():
+    check = check_published_output(PUBLISHED, LESSON_X)
+    for row, printed in zip(check.rows, PUBLISHED):
+        assert row.pencil_sum_of_squares == pytest.approx(_pencil_squares(printed), abs=1e-12)
+    # row 2 is over 3 as printed (3.0062) but not once rounding is allowed for: the pencil must agree
+    assert float(np.sum(PUBLISHED[1] ** 2)) > 3 and check.rows[1].pencil_squares_within_n
+
+
+def test_the_pencil_catches_the_same_rows_as_the_exact_check_on_the_lessons_table():
+    check = check_published_output(PUBLISHED, LESSON_X)
+    assert [r.pencil_squares_within_n for r in check.rows] == [r.squares_within_n for r in check.rows]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-250, 250), min_size=3, max_size=3))
+def test_the_pencil_never_catches_a_row_the_exact_check_lets_pass(hundredths):
+    row = np.array(hundredths, dtype=np.float64) / 100
+    check = check_published_output(row[None, :], LESSON_X[:1])
+    (checked,) = check.rows
+    smallest = checked.smallest_sum_of_squares
+    assert smallest is None or checked.pencil_sum_of_squares <= smallest + 1e-9
