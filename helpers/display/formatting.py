@@ -58,9 +58,9 @@ def scroll_box(inner: str, name: str, hint: str = "") -> str:
 
 
 # A table wider than this may be cut by the right edge of a notebook's output: JupyterLab at 1024×768 with the
-# file browser open gives an output about 570 px. The box then scrolls, and a scrollbar alone (hidden until used
+# file browser open gives an output 572 px wide. The box then scrolls, and a scrollbar alone (hidden until used
 # on many laptops) does not tell a learner that a result is out of sight: a line above the table says it.
-NARROWEST_OUTPUT_PX = 540
+NARROWEST_OUTPUT_PX = 570
 CHARACTER_PX = 7.9  # one character of the tables' 13 px monospace font (DejaVu Sans Mono, Menlo: 7.8 px)
 
 
