@@ -6,7 +6,8 @@
   slide, with the right numbers in the stored widget state; the HTML names no network address; and
   in Chromium, with every network request blocked, the widgets render on every stage's slide.
 - lecturer/exercises.md is up to date with the notebooks, and its answers agree with plain Python.
-(The lecture presented live in Voilà is driven in tests/browser/test_browser.py.)
+(The lecture presented live in Voilà is driven in tests/browser/test_lecture_presenter.py, and walked stage
+by stage at three screen sizes in tests/browser/test_lecture_fit.py.)
 """
 
 from __future__ import annotations

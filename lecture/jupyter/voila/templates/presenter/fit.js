@@ -147,14 +147,18 @@
     tallest.onscroll = words;
   }
 
+  let observed = null;
+
   function fitSlide() {
     pending = false;
     const cells = currentCells();
     reset(cells);
-    if (!presenting() || !cells.length) return;
-    widenFields(cells);
-    fitWidths(cells);
-    fitHeight(cells);
+    if (presenting() && cells.length) {
+      widenFields(cells);
+      fitWidths(cells);
+      fitHeight(cells);
+    }
+    if (observed) observed.takeRecords();  // this function's own changes are not a reason to fit again
   }
 
   function later() {
@@ -163,17 +167,19 @@
     requestAnimationFrame(() => requestAnimationFrame(fitSlide));
   }
 
-  let observed = null;
   function watch() {
-    // A widget redraws itself when the kernel answers (a new stage, a new row): fit again then.
+    // A widget redraws itself when the kernel answers (a new stage, a new row, a column shown by its
+    // layout's style): fit again then.
     if (observed) return;
     const cells = document.getElementById("rendered_cells");
     if (!cells) return;
-    observed = new MutationObserver(records => {
-      if (records.some(record => !(record.target.classList && record.target.classList.contains(HINT)) &&
-          ![...record.addedNodes, ...record.removedNodes].every(node => node.classList && node.classList.contains(HINT)))) later();
-    });
-    observed.observe(cells, { subtree: true, childList: true, characterData: true });
+    const ours = record => (record.target.closest && record.target.closest("." + HINT)) ||
+      (record.target.parentElement && record.target.parentElement.closest("." + HINT)) ||
+      (record.type === "childList" && [...record.addedNodes, ...record.removedNodes]
+        .every(node => node.classList && node.classList.contains(HINT)));
+    observed = new MutationObserver(records => { if (!records.every(ours)) later(); });  // a hint's words: not
+    observed.observe(cells, { subtree: true, childList: true, characterData: true, attributes: true,
+                              attributeFilter: ["style", "class", "disabled"] });
   }
 
   window.addEventListener("lecture:changed", () => { watch(); later(); });
