@@ -604,3 +604,34 @@ def test_the_filled_formulas_are_described_once_and_both_renderings_say_the_same
     assert any(line.drift for line in table.lines) == (decimals == 2)
     changed = replace(table, lines=(replace(table.lines[0], formula="μ = 7.7777"), *table.lines[1:]))
     assert "7.7777" in render_formulas_text(changed) and "7.7777" in render_formulas_html(changed)
+
+
+# --- a student's laptop (issue 20): every result shows, or the table says it scrolls
+
+
+def test_the_step_throughs_equations_break_between_their_parts_never_inside_one():
+    from helpers.display import filled_formulas_html, filled_formulas_table
+
+    record = layer_norm_steps(X[0])
+    stages = ("mean", "differences", "normalised")
+    markup = filled_formulas_html(record, stages)
+    assert "white-space:nowrap" not in markup.replace('<span style="white-space:nowrap">', "")
+    parts = re.findall(r'<span style="white-space:nowrap">(.*?)</span>', markup)
+    for line in filled_formulas_table(record, stages).lines:
+        assert line.formula in " ".join(parts)  # the same words, in order
+    assert "= 0.4457" in parts  # the result is one unbreakable part: never "= 0.44"
+    assert "-0.2990 − 0.4457," in parts  # an operation stays whole; the line may break after its comma
+    assert not any(", " in part for part in parts)
+
+
+def test_a_table_wider_than_a_laptops_output_says_it_scrolls_and_names_its_last_column():
+    from helpers.core.published_table import check_published_output
+    from helpers.display import published_check_html
+
+    check = check_published_output(helpers.load_published_output(), X)
+    markup = published_check_html(check)
+    assert '<div class="layernorm-scroll-hint"' in markup
+    assert "⇆ On a narrow screen this table scrolls sideways to its last column, “verdict”." in markup
+    assert markup.index("layernorm-scroll-hint") < markup.index('class="layernorm-scroll"')  # above the table
+    assert "layernorm-scroll-hint" not in show_matrix(X)._repr_html_()  # a table that fits says nothing
+    assert "layernorm-scroll-hint" not in steps_html(layer_norm_steps(X[0]))
