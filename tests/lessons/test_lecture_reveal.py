@@ -29,9 +29,15 @@ def _cells():
 
 def _slide_of(cells, title):
     """The cells of the slide whose heading contains ``title`` (up to the next heading)."""
-    start = next(i for i, c in enumerate(cells) if c.cell_type == "markdown" and re.match(r"#{1,2} .*" + title, c.source))
+    start = next(
+        i for i, c in enumerate(cells) if c.cell_type == "markdown" and re.match(r"#{1,2} .*" + title, c.source)
+    )
     end = next(
-        (i for i in range(start + 1, len(cells)) if cells[i].cell_type == "markdown" and re.match(r"#{1,2} ", cells[i].source)),
+        (
+            i
+            for i in range(start + 1, len(cells))
+            if cells[i].cell_type == "markdown" and re.match(r"#{1,2} ", cells[i].source)
+        ),
         len(cells),
     )
     return cells[start:end]
@@ -50,7 +56,7 @@ def lecture_run():
             if cell.cell_type != "code":
                 continue
             if "live" in cell.metadata.get("tags", []):
-                found[title] = eval(compile(cell.source, title, "eval"), namespace)  # a live cell is one expression
+                found[title] = eval(compile(cell.source, title, "eval"), namespace)  # noqa: S307 - the lecture's own cell
             else:
                 exec(compile(cell.source, title, "exec"), namespace)
     return namespace, found
@@ -102,9 +108,10 @@ def test_the_allowance_on_the_slide_is_the_one_the_checks_use_and_gives_their_ve
     assert len(printed) == len(check.rows)
     for row, digits in zip(check.rows, printed):
         values = [Fraction(d) for d in digits]
-        by_pencil = abs(sum(values)) <= Fraction(sum_allowance) and sum(
-            max(abs(v) - Fraction(half), Fraction(0)) ** 2 for v in values
-        ) <= n
+        by_pencil = (
+            abs(sum(values)) <= Fraction(sum_allowance)
+            and sum(max(abs(v) - Fraction(half), Fraction(0)) ** 2 for v in values) <= n
+        )
         assert by_pencil == (row.sums_to_zero and row.squares_within_n), f"row {row.row}: the slide's rule disagrees"
 
 
@@ -144,8 +151,12 @@ def test_buttons_are_labelled_for_the_presenter_and_disabled_at_the_ends():
     shown = []
     for _ in range(4):  # one press too many: nothing happens at the end
         shown.append(
-            (widget.position, widget.previous_button.disabled, widget.next_button.disabled,
-             [box.layout.display for box in widget.stage_html])
+            (
+                widget.position,
+                widget.previous_button.disabled,
+                widget.next_button.disabled,
+                [box.layout.display for box in widget.stage_html],
+            )
         )
         widget.next()
     assert shown == [
