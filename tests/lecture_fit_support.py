@@ -92,7 +92,7 @@ def press(page, key: str, expect_change: bool = True) -> str:
 # a picture. A scroll box (overflow auto or scroll) may cut what is inside it only when a visible
 # .lecture-scroll-hint on it says so; every other box must lie inside the screen.
 FIT_PROBLEMS = """() => {
-    const W = innerWidth, H = innerHeight, problems = [];
+    const W = innerWidth, H = innerHeight, problems = [], screen = {left: 0, top: 0, right: W, bottom: H};
     const cells = [...document.querySelectorAll('#rendered_cells .jp-Cell.lecture-current')];
     const status = document.getElementById('lecture-status');
     const statusBox = status && status.offsetParent !== null ? status.getBoundingClientRect() : null;
@@ -129,7 +129,7 @@ FIT_PROBLEMS = """() => {
         checked++;
         const size = parseFloat(getComputedStyle(e).fontSize);
         if (ownText && size < smallest) { smallest = size; smallestName = name(e); }
-        let limit = {left: 0, top: 0, right: W, bottom: H}, cutBy = 'the screen';
+        let limit = screen, cutBy = 'the screen';
         for (const box of scrollBoxes(e)) {
             const b = box.getBoundingClientRect(), s = getComputedStyle(box);
             const cuts = r.right > b.right + 1 || r.bottom > b.bottom + 1 || r.left < b.left - 1 || r.top < b.top - 1;
@@ -138,7 +138,9 @@ FIT_PROBLEMS = """() => {
             limit = b; cutBy = `its box ${name(box).slice(0, 30)} (no scroll hint)`;
             break;
         }
-        if (limit && (r.right > limit.right + 1 || r.bottom > limit.bottom + 1 || r.left < limit.left - 1))
+        // (above the top of a scroll box is hidden too; above the screen's top only the title is checked)
+        if (limit && (r.right > limit.right + 1 || r.bottom > limit.bottom + 1 || r.left < limit.left - 1 ||
+                      (limit !== screen && r.top < limit.top - 1)))
             problems.push(`${name(e)} at [${[r.left, r.top, r.right, r.bottom].map(Math.round)}] crosses ${cutBy}`);
         if (statusBox && ownText && r.right > statusBox.left && r.left < statusBox.right &&
             r.bottom > statusBox.top && r.top < statusBox.bottom)

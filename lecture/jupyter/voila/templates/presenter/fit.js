@@ -62,8 +62,9 @@
       // A widget's pixel width (its Layout) is made for 24 px type: let a box that cuts its own label,
       // field or check box be as wide as they are.
       for (const field of cell.querySelectorAll("input[type=text], input[type=number], input:not([type]), select")) {
-        if (drawn(field) && field.scrollWidth > field.clientWidth + 1) {
-          restyle(field, { minWidth: `${field.scrollWidth + 12}px` });
+        // (a number field's scroll width grows with it by its spinner: try a few times, no more)
+        for (let tries = 0; tries < 3 && drawn(field) && field.scrollWidth > field.clientWidth + 1; tries++) {
+          restyle(field, { minWidth: `${field.getBoundingClientRect().width + field.scrollWidth - field.clientWidth + 8}px` });
         }
       }
       for (const label of cell.querySelectorAll(".widget-label, .widget-readout")) {
@@ -75,7 +76,7 @@
         if (!drawn(box) || box.closest(".layernorm-cell")) continue;  // the matrix grid keeps its columns
         if (box.scrollWidth > box.clientWidth + 1 || [...box.children].some(child => drawn(child) &&
             child.getBoundingClientRect().right > box.getBoundingClientRect().right + 1)) {
-          restyle(box, { width: "auto", minWidth: "max-content" });
+          restyle(box, { width: `${box.scrollWidth + 2}px` });  // as wide as its parts, and no wider
         }
       }
     }
