@@ -176,7 +176,7 @@ def test_s_opens_the_presenter_view_which_follows_and_drives_the_lecture(page):
     view.wait_for_function("() => document.getElementById('slide').innerText.startsWith('slide 2 of')")
     view.keyboard.press("PageDown")
     view.wait_for_function("() => document.getElementById('stage').innerText.startsWith('step 1 of')")
-    assert "next click: the step-through's next stage" in view.locator("#next").inner_text()
+    assert "next click: this slide's next stage" in view.locator("#next").inner_text()
     view.keyboard.press("PageDown")
     page.wait_for_function(f"() => ({VISIBLE})().includes('step 2 of')")
     view.wait_for_function("() => document.getElementById('stage').innerText.includes(': mean')")

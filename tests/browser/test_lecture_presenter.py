@@ -144,8 +144,11 @@ def test_clicker_keys_present_the_lecture_stage_by_stage(lecture_server):
         page.keyboard.press("PageDown")  # the explorer is at its last stage: on to the next slide
         page.wait_for_function(f"() => ({visible})().includes('γ and β: scale and shift')")
         assert "step 9 of" not in page.evaluate(visible)
-        page.keyboard.press("n")
-        assert "Ask" in page.evaluate(visible), "N does not show the speaker notes"
+        with context.expect_page() as opened:  # N: the notes in the presenter view's window, never here
+            page.keyboard.press("n")
+        opened.value.wait_for_function("() => document.getElementById('notes').innerText.includes('Ask')")
+        assert "Ask" not in page.evaluate(visible), "N put the speaker notes on the projector's window"
+        opened.value.close()
         page.locator(".jp-Cell.lecture-current input[type=text]:visible").first.press(
             "ArrowRight"
         )  # stays in the field

@@ -33,7 +33,7 @@ def cmd_lab(extra: list[str]) -> int:
 
 
 # The lecture's Voila template (lecture/jupyter/voila/templates/presenter/): large type for a room,
-# presenter mode for a clicker, nothing loaded from a network.
+# presenter mode for a clicker, a presenter view in a window of its own, nothing loaded from a network.
 LECTURE_TEMPLATE_ROOT = ROOT / "lecture" / "jupyter"
 # Every page load starts a kernel: free those of closed pages after 2 idle minutes (a page that
 # stays open keeps its kernel, as Jupyter never culls a kernel with a connection).
@@ -62,7 +62,8 @@ def cmd_lecture(extra: list[str]) -> int:
     cmd = lecture_command(python, extra)
     say(
         "Starting the lecture in Voila (stop it with Ctrl-C). Keys: PageDown / PageUp (or a clicker) "
-        "step through, N speaker notes, P whole page …"
+        "step through, S (or N) presenter view with notes and timer in its own window, B or . black screen, "
+        "P whole page …"
     )
     if os.name == "posix":
         # Replace this process, so Ctrl-C and signals go straight to Voila.

@@ -224,11 +224,27 @@
     window.dispatchEvent(new CustomEvent("lecture:ready"));
   }
 
+  // Voilà draws the widgets after showing the cells, each where its output's script was: mark those
+  // places while the scripts are there, so that "every widget is drawn (and live)" can be known.
+  const WIDGET_OUTPUT = 'script[type="application/vnd.voila.cell-output+json"]';
+  function markWidgetPlaces() {
+    for (const script of document.querySelectorAll(`#rendered_cells ${WIDGET_OUTPUT}`)) {
+      if (script.textContent.includes("application/vnd.jupyter.widget-view+json") && script.parentElement) {
+        script.parentElement.dataset.lectureWidget = "";
+      }
+    }
+  }
+  function widgetsDrawn() {
+    return [...document.querySelectorAll("[data-lecture-widget]")]
+      .every(place => place.querySelector(".jupyter-widgets"));  // not yet: "Loading widget..."
+  }
+  window.lectureWidgetsDrawn = widgetsDrawn;
+
   // Voilà shows the cells once every one has run; start then.
   function whenRendered() {
     const cells = document.getElementById("rendered_cells");
     if (cells && cells.style.display !== "none" && document.querySelector("#rendered_cells .jp-Cell")) start();
     else setTimeout(whenRendered, 200);
   }
-  document.addEventListener("DOMContentLoaded", whenRendered);
+  document.addEventListener("DOMContentLoaded", () => { markWidgetPlaces(); whenRendered(); });
 })();

@@ -2,7 +2,8 @@
    every value the lecturer typed, picked or switched in a widget. They are kept in this tab's sessionStorage
    as the page is left; after Voilà has rendered and the widgets are live (a new kernel, at its defaults),
    they are put back one at a time in the order they were made, each waiting for the kernel's answer, so
-   the numbers shown are those for the kept values. body[data-lecture-restored] says when it is done. */
+   the numbers shown are those for the kept values. body[data-lecture-restored] says when it is done
+   (every widget drawn, and everything kept put back). */
 (function () {
   "use strict";
   const KEY = `layernorm-lecture-kept:${location.pathname}`;
@@ -73,10 +74,26 @@
       .filter(([, value]) => value !== undefined);
     const stages = {};
     slides().forEach((cells, index) => {
-      const found = /step (\d+) of \d+/.exec(cells.map(cell => cell.innerText || "").join("\n"));
-      if (found && Number(found[1]) > 1) stages[index] = Number(found[1]);
+      const stage = stageOf(cells);
+      if (stage > 1) stages[index] = stage;
     });
     sessionStorage.setItem(KEY, JSON.stringify({ slide: state.current, values, stages }));
+  }
+
+  // The stage (1 = the first) of a slide's stepping widget: the step-through's "step 4 of 9", or which
+  // of a reveal's stages (a question, then its answers; helpers/widgets/reveal.py) is not hidden.
+  function stageOf(cells) {
+    const found = /step (\d+) of \d+/.exec(cells.map(cell => cell.innerText || "").join("\n"));
+    if (found) return Number(found[1]);
+    const stages = cells.flatMap(cell => [...cell.querySelectorAll(".layernorm-reveal-stage")]);
+    const hidden = stage => {
+      for (let element = stage; element && !element.classList.contains("jp-Cell"); element = element.parentElement) {
+        if (element.style && element.style.display === "none") return true;
+      }
+      return false;
+    };
+    const shown = stages.findIndex(stage => !hidden(stage));
+    return shown >= 0 ? shown + 1 : null;
   }
 
   function quiet(cells, ms = WAIT_MS) {  // resolves once the kernel's answer has been drawn (or after ms)
@@ -131,11 +148,9 @@
     }
     for (const [slide, wanted] of Object.entries(kept.stages || {})) {
       const cells = slides()[Number(slide)] || [];
-      if (!(await drawn(`${slide}/select/0`, 10000))) continue;  // the explorer's row picker
       for (let tries = 0; tries < 20; tries++) {
-        const found = /step (\d+) of \d+/.exec(cells.map(cell => cell.innerText || "").join("\n"));
         const next = window.lecturePresenter.button(cells, "Next ▶");
-        if (!found || Number(found[1]) >= wanted || !next || next.disabled) break;
+        if (!(stageOf(cells) < wanted) || !next || next.disabled) break;
         const answered = quiet(cells);
         next.click();
         await answered;
@@ -143,7 +158,15 @@
     }
   }
 
+  async function live(ms = 120000) {  // every widget drawn: its model came from the kernel, so it answers
+    const until = Date.now() + ms;
+    while (window.lectureWidgetsDrawn && !window.lectureWidgetsDrawn() && Date.now() < until) {
+      await new Promise(resolve => setTimeout(resolve, 100));
+    }
+  }
+
   window.addEventListener("lecture:ready", async () => {
+    await live();
     let kept = null;
     try { kept = JSON.parse(sessionStorage.getItem(KEY) || "null"); } catch (error) { kept = null; }
     if (kept && (kept.values || []).length + Object.keys(kept.stages || {}).length) {

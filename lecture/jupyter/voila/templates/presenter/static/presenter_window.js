@@ -55,7 +55,7 @@
     }
     const following = state.slides[state.current + 1];
     $("next").textContent = state.stage.more
-      ? `next click: the step-through's next stage${state.stage.next ? `, ${state.stage.next}` : ""}`
+      ? `next click: this slide's next stage${state.stage.next ? `, ${state.stage.next}` : ""}`
       : following ? `next slide: ${following.title}` : "this is the last slide";
     tick();
   }

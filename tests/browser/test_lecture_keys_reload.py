@@ -1,0 +1,113 @@
+"""The live lecture over a reload (F5) and over a day's tabs: a reload keeps the slide, the step-through's
+stage and the values typed into widgets, with the numbers for them; the first slide's time, and the
+kernels and memory after a TA's second tab and six reloads (idle kernels are culled, so none pile up)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from expected_numbers import X, exact_steps, four
+from lecture_presenter_support import READY, VISIBLE, field, go_to, kernels, open_lecture, rss_mib, start_lecture
+
+from browser_support import ARTIFACTS, chromium, offline_context
+
+CULL_SECONDS = 3  # the test's idle timeout (run.py lecture uses 2 minutes)
+TOGGLE_ON = "() => document.querySelector('.jp-Cell.lecture-current button.widget-toggle-button.mod-active') !== null"
+
+
+@pytest.fixture(scope="module")
+def lecture(tmp_path_factory):
+    server = start_lecture(tmp_path_factory.mktemp("lecture-reload"), cull_seconds=CULL_SECONDS)
+    yield server
+    assert not server.stop(), "processes left running after Voilà shut down"
+
+
+def _reload(page) -> None:
+    page.reload(wait_until="commit")  # Voilà streams the page as the kernel runs it
+    page.wait_for_function(READY, timeout=180_000)
+
+
+def _shows(page, text: str) -> None:
+    page.wait_for_function(f"(text) => ({VISIBLE})().includes(text)", arg=text)
+
+
+def test_a_reload_keeps_the_slide_the_stage_and_the_typed_values(lecture):
+    row5 = X[4]
+    default_std, wanted_std = four(exact_steps(row5)["std"]), four(exact_steps(row5, eps=1e-3)["std"])
+    with chromium() as browser:
+        context = offline_context(browser, (lecture.base,))
+        page = open_lecture(context, lecture)
+        go_to(page, "One row, step by step")
+        page.locator(".jp-Cell.lecture-current select").first.select_option(index=4)  # row 5
+        _shows(page, f"{row5[0]:.3f}")
+        for stage in (2, 3, 4):
+            page.keyboard.press("PageDown")
+            _shows(page, f"step {stage} of")
+        eps_slide = go_to(page, "ε matters")
+        field(page, "exact ε").fill("0.001")
+        page.keyboard.press("Enter")
+        _shows(page, wanted_std)
+        page.locator(".jp-Cell.lecture-current button.widget-toggle-button").first.click()  # show every step
+        page.wait_for_function(TOGGLE_ON)
+        before = page.evaluate(VISIBLE)
+
+        _reload(page)
+        assert page.evaluate("() => location.hash") == f"#slide-{eps_slide}"
+        assert field(page, "exact ε").input_value() == "0.001"
+        assert page.locator(".jp-Cell.lecture-current .widget-readout").first.inner_text() == "1.0e-3"
+        shown = page.evaluate(VISIBLE)
+        assert wanted_std in shown and default_std not in shown, "the numbers are not those for the kept ε"
+        assert page.evaluate(TOGGLE_ON), "'show every step' was switched off by the reload"
+        assert shown == before, "the slide does not read as it did before the reload"
+        page.screenshot(path=str(ARTIFACTS / "voila" / "reload_kept_eps.png"))
+        go_to(page, "One row, step by step")
+        assert page.locator(".jp-Cell.lecture-current select").first.evaluate("s => s.selectedIndex") == 4
+        shown = page.evaluate(VISIBLE)
+        assert "step 4 of" in shown and f"{row5[0]:.3f}" in shown, "the step-through lost its row or stage"
+        context.close()
+    assert not context.outside_requests, f"the lecture asked outside addresses for: {context.outside_requests}"
+
+
+def test_a_second_tab_and_six_reloads_leave_no_kernels_behind(lecture):
+    """Measures (and writes to tests/_artifacts/voila/lecture_kernels.json) the first slide's time and the
+    kernels and memory; checks that once idle kernels are culled, only the open tabs' kernels are left."""
+    samples = []
+
+    def sample(what):
+        running = kernels(lecture)
+        samples.append(
+            {
+                "what": what,
+                "kernels": len(running),
+                "server_MiB": round(rss_mib([lecture.process.pid]), 1),
+                "kernels_MiB": round(rss_mib(running), 1),
+            }
+        )
+
+    with chromium() as browser:
+        context = offline_context(browser, (lecture.base,))
+        lecturer = open_lecture(context, lecture)
+        first_slide_ms = [lecturer.evaluate("() => window.lecturePresenter.state.firstShownMs")]
+        open_lecture(context, lecture)  # the TA's second tab
+        sample("a lecturer's tab and a TA's tab")
+        for _ in range(6):
+            _reload(lecturer)
+            first_slide_ms.append(lecturer.evaluate("() => window.lecturePresenter.state.firstShownMs"))
+        sample("after six reloads")
+        deadline = time.monotonic() + 10 * CULL_SECONDS + 30
+        while len(kernels(lecture)) > 2 and time.monotonic() < deadline:
+            time.sleep(0.5)
+        sample(f"idle kernels culled ({CULL_SECONDS} s here)")
+        go_to(lecturer, "One row, step by step")
+        lecturer.keyboard.press("PageDown")  # the open tab kept its kernel: the step-through answers
+        lecturer.wait_for_function(f"() => ({VISIBLE})().includes('step 2 of')", timeout=30_000)
+        context.close()
+    report = {"first_slide_ms": [round(ms) for ms in first_slide_ms], "samples": samples}
+    (ARTIFACTS / "voila").mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "voila" / "lecture_kernels.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
+    print(json.dumps(report))
+    assert samples[0]["kernels"] == 2, f"two open tabs, {samples[0]['kernels']} kernels"
+    assert samples[-1]["kernels"] == 2, f"{samples[-1]['kernels']} kernels left for two open tabs: {report}"
+    assert all(ms > 0 for ms in first_slide_ms)
