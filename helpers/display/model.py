@@ -428,7 +428,7 @@ def render_formulas_html(table: FormulasTable) -> str:
         style = f' style="{shade}"' if shade else ""
         mark = f' <span style="color:#a33c00">{html.escape(line.drift)}</span>' if line.drift else ""
         rows.append(
-            f'<tr{style}><th style="{CELL_CSS};text-align:left">{html.escape(line.label)}</th>'
+            f'<tr{style}><th style="{CELL_CSS};text-align:left;white-space:nowrap">{html.escape(line.label)}</th>'
             f'<td style="{CELL_CSS};text-align:left">'
             f"{_breakable(line.formula)}{mark}</td></tr>"
         )

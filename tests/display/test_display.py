@@ -615,7 +615,8 @@ def test_the_step_throughs_equations_break_between_their_parts_never_inside_one(
     record = layer_norm_steps(X[0])
     stages = ("mean", "differences", "normalised")
     markup = filled_formulas_html(record, stages)
-    assert "white-space:nowrap" not in markup.replace('<span style="white-space:nowrap">', "")
+    formula_cells = re.findall(r'<td style="([^"]*)">', markup)
+    assert formula_cells and not any("nowrap" in style for style in formula_cells)  # the equation may break
     parts = re.findall(r'<span style="white-space:nowrap">(.*?)</span>', markup)
     for line in filled_formulas_table(record, stages).lines:
         assert line.formula in " ".join(parts)  # the same words, in order
