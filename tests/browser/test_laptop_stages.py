@@ -157,3 +157,54 @@ def test_every_stage_shows_its_results_or_says_it_scrolls(laptop, path):
     if spare:
         print(f"  hint above a table that fits: {', '.join(sorted(spare))}")
     assert not problems, f"{path} at {size}×768 with the file browser open:\n" + "\n".join(problems)
+
+
+# The text drawn on screen: text nodes whose element is more than 1 px each way (a "visually hidden" copy for a
+# screen reader is 1 × 1 px and clipped).
+DRAWN_TEXT = """node => {
+    const words = [];
+    const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+        const box = walker.currentNode.parentElement.getBoundingClientRect();
+        if (box.width > 1 && box.height > 1) words.push(walker.currentNode.textContent);
+    }
+    return words.join(' ');
+}"""
+
+
+def _type(page, root, label: str, text: str) -> None:
+    """Type ``text`` into the Text field labelled ``label`` and press Enter, as a learner does."""
+    box = root.locator(".widget-text", has=page.locator("label", has_text=label)).locator("input").first
+    box.fill(text)
+    box.press("Enter")
+
+
+def test_the_row_editor_on_a_laptop_says_a_problem_once_and_the_eps_it_uses(laptop):
+    """Notebook 04's row editor, typed into: a decimal comma is one sentence on screen (not two numbers, not said
+    twice), and ε = 0 reads the same beside the slider as in the exact-ε field (not 1.0e-12)."""
+    size, page = laptop
+    page.evaluate(OPEN_NOTEBOOK, "notebooks/04_epsilon_and_std.ipynb")
+    try:
+        page.evaluate(OPEN_SIDEBAR)
+        page.evaluate(RUN_ALL)
+        page.wait_for_function(FINISHED, timeout=CELL_TIMEOUT_MS, polling=200)
+        page.wait_for_function(WIDGETS_DRAWN, timeout=20_000, polling=200)
+        editor = page.locator(".jp-NotebookPanel:visible .jp-OutputArea-output:has(.widget-slider)").first
+        editor.scroll_into_view_if_needed()
+        _type(page, editor, "row x:", "0,586, 0.779, 0.648")
+        sentence = "'0,586' is written with a decimal comma"
+        page.wait_for_function(
+            "([node, words]) => node.innerText.includes(words)", arg=[editor.element_handle(), sentence], timeout=20_000
+        )
+        drawn = editor.evaluate(DRAWN_TEXT)  # what is drawn: the screen reader's copy in the status line is not
+        assert drawn.count(sentence) == 1, drawn
+        assert "The numbers shown are the last good ones" in drawn
+        _shoot(page, f"04_epsilon_and_std-{size}-decimal-comma")
+        _type(page, editor, "exact ε:", "0")
+        page.wait_for_function(
+            "node => node.innerText.includes('ε = 0: off the scale')", arg=editor.element_handle(), timeout=20_000
+        )
+        assert editor.locator(".widget-readout:visible").count() == 0  # no "1.0e-12" beside ε = 0
+        _shoot(page, f"04_epsilon_and_std-{size}-eps-0")
+    finally:
+        page.evaluate(CLOSE)
