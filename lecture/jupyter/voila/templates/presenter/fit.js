@@ -6,8 +6,9 @@
      if it is still too wide, a "scroll →" hint under it says so;
    - a slide taller than the screen (above the status line) first drops its live-only instructions
      ("Press Next ▶ …": the lecturer's clicker does it), then lets its tallest table scroll inside
-     a box of the height left, with a hint saying where the rest is. The step-through's box is kept
-     scrolled to its newest stage; the title stays on screen (the page itself is never scrolled).
+     a box of the height left, with a hint saying where the rest is. The box is kept scrolled to its
+     foot, where the newest stage and the output are; the title stays on screen (the page itself is
+     never scrolled).
    Text is never made smaller: presenter.css's 24 px floor holds. */
 (function () {
   "use strict";
@@ -43,6 +44,7 @@
         box.style.maxHeight = "";
       });
       cell.classList.remove("lecture-fit-dropped");
+      cell.querySelectorAll(".lecture-fit-wrap").forEach(box => box.classList.remove("lecture-fit-wrap"));
       cell.querySelectorAll("[data-lecture-fit-style]").forEach(element => {
         Object.assign(element.style, JSON.parse(element.dataset.lectureFitStyle));
         delete element.dataset.lectureFitStyle;
@@ -123,12 +125,19 @@
     const instructions = cells.filter(cell => cell.querySelector(".celltag_live-only") && drawn(cell));
     instructions.forEach(cell => cell.classList.add("lecture-fit-dropped"));
     if (bottom(cells) <= room()) return;
+    // The box that scrolls: the slide's last table, when it can give up the height and keep two lines
+    // (on "All five rows" that is the row worked out underneath, and all five rows stay in view);
+    // else the tallest.
     const boxes = cells.flatMap(cell => [...cell.querySelectorAll(".layernorm-scroll, pre")]).filter(drawn);
-    const tallest = boxes.sort((a, b) => b.getBoundingClientRect().height - a.getBoundingClientRect().height)[0];
-    if (!tallest) return;
-    // Results are at the foot of every table (the newest stage, the output): keep the foot in view
-    // and say that the earlier steps are above.
-    const line = hint(tallest, "↑ scroll up for the earlier steps", "beforebegin");
+    if (!boxes.length) return;
+    const over = bottom(cells) - room(), lines = 2 * 1.35 * parseFloat(getComputedStyle(boxes[0]).fontSize);
+    const last = boxes[boxes.length - 1];
+    const tallest = last.getBoundingClientRect().height - over >= lines ? last
+      : boxes.sort((a, b) => b.getBoundingClientRect().height - a.getBoundingClientRect().height)[0];
+    // Results are at the foot of every table (the newest stage, the output, the last row): keep the
+    // foot in view and say that the rest is above.
+    const earlier = tallest.closest(".layernorm-filled-steps, .layernorm-steps") ? "the earlier steps" : "the rest";
+    const line = hint(tallest, `↑ scroll up for ${earlier}`, "beforebegin");
     tallest.classList.add("lecture-fit-tall");
     const least = 3 * parseFloat(getComputedStyle(tallest).fontSize);
     for (let tries = 0; tries < 4; tries++) {  // a box's height and the slide's foot move together, nearly
@@ -141,7 +150,7 @@
     tallest.scrollTop = tallest.scrollHeight;
     const words = () => {
       const above = tallest.scrollTop > 1, below = tallest.scrollTop + tallest.clientHeight < tallest.scrollHeight - 1;
-      line.textContent = above && below ? "↕ scroll for the rest of the steps" : above ? "↑ scroll up for the earlier steps"
+      line.textContent = above && below ? "↕ scroll for the rest" : above ? `↑ scroll up for ${earlier}`
         : below ? "↓ scroll down for the rest" : "";
     };
     words();
