@@ -96,8 +96,14 @@ def _table_width_px(table: Table) -> float:
     """About how wide the HTML table is at its narrowest: wrapping columns at their floor, the others on one line."""
     columns = []
     for k, heading in enumerate(table.header):
-        longest = max(text_width(text) for text in (heading, *(row.cells[k].text for row in table.rows)))
-        columns.append(min(longest, _WRAP_FLOOR) if k in table.wrap else longest)
+        texts = (heading, *(row.cells[k].text for row in table.rows))
+        longest = max(text_width(text) for text in texts)
+        if k in table.wrap:
+            columns.append(min(longest, _WRAP_FLOOR))
+        elif table.nowrap or table.wrap:  # on one line (beside wrapping columns, the others stay on one line)
+            columns.append(longest)
+        else:  # the browser breaks a cell at its spaces: as narrow as its longest word
+            columns.append(max(text_width(word) for text in texts for word in text.split() or [""]))
     return _width_px(columns, table.compact)
 
 

@@ -99,12 +99,13 @@ def _walk(page):
 
 
 def _shoot(page, name: str) -> None:
-    """Screenshots of every widget's output as it is now (element screenshots: the whole widget, not the window)."""
+    """Screenshots of every widget's output, and of every table that says it scrolls, as they are now."""
     folder = ARTIFACTS / "laptop-stages"
     folder.mkdir(parents=True, exist_ok=True)
     safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in name)
-    outputs = page.locator(".jp-NotebookPanel:visible .jp-OutputArea-output:has(.jupyter-widgets)")
-    for k in range(min(outputs.count(), 6)):
+    panel = ".jp-NotebookPanel:visible .jp-OutputArea-output"
+    outputs = page.locator(f"{panel}:has(.jupyter-widgets), {panel}:has(.layernorm-scroll-hint)")
+    for k in range(min(outputs.count(), 10)):
         outputs.nth(k).screenshot(path=str(folder / f"{safe}-{k + 1}.png"))
 
 
