@@ -266,6 +266,10 @@ def fit_table(walks: list[Walk]) -> str:
             verdict = "fits" if not slide["problems"] else f"{len(slide['problems'])} problems"
             cells.append(f"{slide['stages']} stages, {verdict}")
         lines.append(f"| {index + 1}. {walks[0].slides[index]['title'][:40]} | " + " | ".join(cells) + " |")
-    smallest = min((s["smallest"], s.get("smallest_name", "")) for w in walks for s in w.slides.values())
-    lines.append(f"\nsmallest text drawn: {smallest[0]:g} px ({smallest[1]})")
+    smallest = []
+    for w in walks:
+        size, name = min((s["smallest"], s.get("smallest_name", "")) for s in w.slides.values())
+        smallest.append(f"{size:g} px")
+    lines.append("| smallest text | " + " | ".join(smallest) + " |")
+    lines.append(f"\nstages checked: {', '.join(str(sum(s['stages'] for s in w.slides.values())) for w in walks)}")
     return "\n".join(lines)
