@@ -105,6 +105,18 @@ def test_the_clicker_leaves_drop_downs_number_boxes_and_text_fields_as_they_are(
     page.keyboard.press("PageDown")  # nothing typed: the clicker goes straight on
     _moved_from(page, number)
 
+    go_to(page, EPS_SLIDE)
+    page.keyboard.press("p")  # the whole page, scrolling: the keys still leave the slider alone
+    page.wait_for_function("() => !document.body.classList.contains('lecture-presenting')")
+    handle = page.locator(".jp-Cell.lecture-current [role=slider]").first.element_handle()
+    before = handle.get_attribute("aria-valuenow")
+    for key in ("ArrowRight", "PageDown", "End"):
+        handle.focus()
+        page.keyboard.press(key)
+        assert handle.get_attribute("aria-valuenow") == before, f"{key} moved the ε slider on the whole page"
+    page.keyboard.press("p")
+    page.wait_for_function("() => document.body.classList.contains('lecture-presenting')")
+
 
 def test_a_value_typed_without_enter_is_committed_on_the_slide_before_it_leaves(page):
     row5 = X[4]

@@ -186,11 +186,16 @@
       show(state.current);
       return true;
     }
-    if (!presenting || !NAVIGATION.has(key)) return false;
+    if (!NAVIGATION.has(key)) return false;
     if (commitTyped()) return true;
+    const control = document.activeElement;
+    if (!presenting) {  // the whole page scrolls; a focused slider or drop-down is left, not changed
+      if (!control || control === document.body || !widgetControl(control)) return false;
+      control.blur();
+      return true;
+    }
     if (state.message) say("");
-    const focused = document.activeElement;
-    if (focused && focused !== document.body && widgetControl(focused)) focused.blur();
+    if (control && control !== document.body && widgetControl(control)) control.blur();
     if (NEXT.has(key)) step(true);
     else if (PREVIOUS.has(key)) step(false);
     else if (key === "Home") show(0);

@@ -68,7 +68,10 @@
     const features = "popup,width=1000,height=720";
     // An open view is brought forward as it is (its timer runs on); only a new one loads the page.
     let view = window.open("", `layernorm-presenter-${tabId()}`, features);
-    if (!view) return;  // a pop-up blocker: the status line says so
+    if (!view) {
+      window.lecturePresenter.say("the presenter view was blocked: allow pop-ups for this page, then S again");
+      return;
+    }
     let blank = true;
     try { blank = view.location.href === "about:blank"; } catch (error) { blank = false; }
     if (blank) view.location.href = url;
