@@ -97,7 +97,7 @@ FIT_PROBLEMS = """() => {
     const status = document.getElementById('lecture-status');
     const statusBox = status && status.offsetParent !== null ? status.getBoundingClientRect() : null;
     const name = e => `${e.tagName.toLowerCase()}${e.className && typeof e.className === 'string' ?
-        '.' + e.className.trim().split(/\\s+/)[0] : ''} "${(e.innerText || e.value || e.alt || '').trim()
+        '.' + e.className.trim().split(/\\s+/)[0] : ''} "${(e.innerText || e.value || e.alt || e.textContent || '').trim()
         .replace(/\\s+/g, ' ').slice(0, 40)}"`;
     const hidden = e => {  // drawn nowhere: display none, invisible, or inside a 1-px screen-reader box
         for (let a = e; a && a.id !== 'rendered_cells'; a = a.parentElement) {
@@ -127,7 +127,9 @@ FIT_PROBLEMS = """() => {
         if (!ownText && !control) continue;
         if (hidden(e)) continue;
         checked++;
-        const size = parseFloat(getComputedStyle(e).fontSize);
+        let size = parseFloat(getComputedStyle(e).fontSize);
+        const matrix = e instanceof SVGGraphicsElement && e.getScreenCTM();  // a figure's text, as drawn
+        if (matrix) size *= Math.hypot(matrix.a, matrix.b);
         if (ownText && size < smallest) { smallest = size; smallestName = name(e); }
         let limit = screen, cutBy = 'the screen';
         for (const box of scrollBoxes(e)) {
