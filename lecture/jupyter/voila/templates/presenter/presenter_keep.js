@@ -63,6 +63,9 @@
 
   function touch(event) {
     if (!window.lecturePresenter || !event.target.closest) return;
+    // A key changes only what is typed into (the clicker's keys never reach a slider or a drop-down):
+    // a key on a slider's handle must not make a reload put the slider's rounded value over an exact ε.
+    if (event.type === "keydown" && !event.target.closest("input, textarea, [contenteditable=true]")) return;
     const key = keyOf(event.target);
     if (key) touched.set(key, ++order);
   }
