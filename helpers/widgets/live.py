@@ -18,6 +18,7 @@ class LiveTable(LessonWidget):
         self.current = self.make_table(**self.values())  # a bad start raises here, in the notebook cell
         for control in controls.values():
             control.observe(self._on_control, names="value")
+            _label_fits(control)
         self.children = [*controls.values(), self.message_html, self.table_html]
         self._render()
 
@@ -39,6 +40,15 @@ class LiveTable(LessonWidget):
 
     def text(self) -> str:
         return "\n".join([str(self.current)] + [f"⚠ {text}" for text in self._problems.values()])
+
+
+def _label_fits(control) -> None:
+    """A control's description as wide as its words: ipywidgets' default 80 px cut "learning rate" and
+    "implementation" on a laptop. A width the notebook chose is kept."""
+    style = getattr(control, "style", None)
+    if getattr(control, "description", "") and style is not None and hasattr(style, "description_width"):
+        if not style.description_width:
+            style.description_width = "initial"
 
 
 def live_table(make_table, **controls) -> LiveTable:

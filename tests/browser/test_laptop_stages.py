@@ -33,6 +33,11 @@ NOTEBOOKS = [
     "notebooks/05_normalise.ipynb",
     "notebooks/06_gamma_and_beta.ipynb",
     "notebooks/07_whole_matrix.ipynb",
+    "notebooks/08_pytorch.ipynb",
+    "notebooks/09_numerics.ipynb",
+    "notebooks/10_norm_family.ipynb",
+    "notebooks/11_backward_pass.ipynb",
+    "notebooks/12_speed.ipynb",
     "notebooks/13_is_this_layernorm.ipynb",
 ]
 

@@ -189,3 +189,23 @@ def test_the_output_is_written_beside_the_gamma_and_beta_fields():
         X[0], stages=("normalised", "gamma", "beta", "output"), controls=("values", "gamma", "beta")
     )
     assert slide.output_line.value == ""  # a slide's short table already sits beside its fields
+
+
+# --- notebooks 09, 10, 12: a live table's controls keep their words
+
+
+def test_a_live_tables_control_labels_are_as_wide_as_their_words():
+    from ipywidgets import Dropdown, FloatLogSlider
+
+    from helpers import show_matrix
+
+    chosen = Dropdown(options=["a"], description="x", style={"description_width": "30px"})
+    controls = {
+        "rate": FloatLogSlider(value=1e-3, min=-5, max=-1, description="learning rate"),
+        "kind": Dropdown(options=["float32", "float64"], description="implementation"),
+        "chosen": chosen,
+    }
+    widgets.live_table(lambda **values: show_matrix([[1.0]]), **controls)
+    assert controls["rate"].style.description_width == "initial"  # not 80 px: "learning rate" was cut on a laptop
+    assert controls["kind"].style.description_width == "initial"
+    assert chosen.style.description_width == "30px"  # a width the notebook chose is kept
