@@ -158,7 +158,9 @@ FIT_PROBLEMS = """() => {
         const t = title.getBoundingClientRect();
         if (t.top < -1 || t.bottom > H + 1) problems.push(`the title ${name(title)} is scrolled away (top ${Math.round(t.top)})`);
     }
-    return {problems, smallest, smallestName, checked, slide: window.lecturePresenter.state.current,
+    const hints = cells.flatMap(c => [...c.querySelectorAll('.lecture-scroll-hint')])
+        .filter(h => h.offsetParent && h.innerText.trim()).map(h => h.innerText.trim());
+    return {problems, smallest, smallestName, checked, hints, slide: window.lecturePresenter.state.current,
             title: title ? title.innerText.trim() : ''};
 }"""
 
@@ -191,6 +193,7 @@ class Walk:
             found["slide"], {"title": found["title"], "stages": 0, "problems": [], "smallest": float("inf")}
         )
         slide["stages"] += 1
+        slide["scrolled"] = slide.get("scrolled", 0) + bool(found["hints"])  # a box that says it scrolls
         if found["checked"] and found["smallest"] < slide["smallest"]:
             slide["smallest"], slide["smallest_name"] = found["smallest"], found["smallestName"]
         where = f"{self.size[0]}×{self.size[1]}, slide {found['slide'] + 1} ({how})"
@@ -266,12 +269,14 @@ def fit_table(walks: list[Walk]) -> str:
         for w in walks:
             slide = w.slides.get(index, {"stages": 0, "problems": []})
             verdict = "fits" if not slide["problems"] else f"{len(slide['problems'])} problems"
+            if slide.get("scrolled"):
+                verdict += f" ({slide['scrolled']} with a scroll hint)"
             cells.append(f"{slide['stages']} stages, {verdict}")
         lines.append(f"| {index + 1}. {walks[0].slides[index]['title'][:40]} | " + " | ".join(cells) + " |")
     smallest = []
     for w in walks:
         size, name = min((s["smallest"], s.get("smallest_name", "")) for s in w.slides.values())
-        smallest.append(f"{size:g} px")
+        smallest.append(f"{size:.1f} px")
     lines.append("| smallest text | " + " | ".join(smallest) + " |")
     lines.append(f"\nstages checked: {', '.join(str(sum(s['stages'] for s in w.slides.values())) for w in walks)}")
     return "\n".join(lines)
