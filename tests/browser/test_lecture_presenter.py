@@ -78,7 +78,7 @@ def _open_lecture(context, server, width: int, height: int, query: str = ""):
     page = context.new_page()
     page.set_viewport_size({"width": width, "height": height})
     page.goto(server.url("/" + query))
-    page.wait_for_function("() => window.lecturePresenter && document.querySelector('button')", timeout=120_000)
+    page.wait_for_function("() => window.lecturePresenter && document.querySelector('button')", timeout=180_000)
     return page
 
 
@@ -158,7 +158,7 @@ def test_clicker_keys_present_the_lecture_stage_by_stage(lecture_server):
         page.keyboard.press("PageUp")
         page.wait_for_function(f"() => ({visible})().includes('γ and β: scale and shift')")
         page.reload()  # F5 comes back to the same slide
-        page.wait_for_function("() => window.lecturePresenter && document.querySelector('button')", timeout=120_000)
+        page.wait_for_function("() => window.lecturePresenter && document.querySelector('button')", timeout=180_000)
         assert "γ and β: scale and shift" in page.evaluate(visible)
         context.close()
     assert not context.outside_requests, f"the lecture asked outside addresses for: {context.outside_requests}"
@@ -175,7 +175,7 @@ def test_reloading_the_lecture_frees_the_kernels_of_closed_pages(lecture_server)
             page.close()
         page = pages[0]
         page.reload()  # the page's old kernel is now the kernel of a closed page too
-        page.wait_for_function("() => window.lecturePresenter && document.querySelector('button')", timeout=120_000)
+        page.wait_for_function("() => window.lecturePresenter && document.querySelector('button')", timeout=180_000)
         deadline = time.monotonic() + 10 * CULL_SECONDS + 20
         while _kernels(lecture_server) > 1 and time.monotonic() < deadline:
             time.sleep(0.5)
