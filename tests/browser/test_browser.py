@@ -26,6 +26,7 @@ from expected_numbers import WALKTHROUGH, X, by_hand, exact_steps, four, stage_r
 
 from browser_support import JupyterServer, offline_context
 from lab_driver import MARK_OUTPUT, close_notebook, open_and_run, run_notebook_once, save_screenshot, shared_session
+from widget_driver import variance_places
 
 pytestmark = pytest.mark.browser
 
@@ -122,7 +123,7 @@ def expected_numbers(row, eps=1e-5) -> dict:
     steps = exact_steps(row, eps)
     return {
         "mean": [four(steps["mean"])],
-        "variance": [four(steps["variance"])],
+        "variance": [f"{steps['variance']:.{variance_places(eps)}f}"],  # at the places of σ² + ε beside it
         "std": [four(steps["std"])],
         "normalised": [four(v) for v in steps["normalised"]],
     }

