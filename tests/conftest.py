@@ -108,24 +108,11 @@ BROWSER_FIXTURES = {
 }
 
 
-def xdist_group(item) -> str:
-    """Which tests must run in one worker when `run.py test` runs them in parallel (pytest-xdist,
-    ``--dist loadgroup``): every browser test in one (they share one JupyterLab, Voila and Chromium),
-    every hub test in one (each creates Unix users, and useradd locks /etc/passwd), and otherwise one
-    file per group (a notebook's cells share one kernel, in order; a module's fixtures are its own)."""
-    if item.get_closest_marker("hub"):
-        return "hub"
-    if item.get_closest_marker("browser"):
-        return "browser"
-    return Path(str(item.path)).resolve().relative_to(ROOT).as_posix()
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the marks into the node ids
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
-            item.add_marker(pytest.mark.browser)
-        item.add_marker(pytest.mark.xdist_group(xdist_group(item)))
+def pytest_itemcollected(item):
+    # Marked as each test is collected, before any pytest_collection_modifyitems (where `-m` deselects)
+    # runs, whatever order those hooks run in: `run.py test` splits the run by this mark.
+    if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+        item.add_marker(pytest.mark.browser)
 
 
 # `run.py test --fast` leaves out tests marked slow; a quick test that has become slow is named at the

@@ -8,9 +8,10 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
-from tools.run.env import NOTEBOOKS, ROOT, TESTS, Failure, ensure_env, has_files, run, say
+from tools.run.env import NOTEBOOKS, ROOT, TESTS, Failure, child_env, ensure_env, has_files, run, say
 
 SANITIZE_CFG = TESTS / "nbval_sanitize.cfg"
 EXECUTE_TOOL = ROOT / "tools" / "build" / "execute_notebooks.py"
@@ -48,25 +49,44 @@ def _names_a_path(arg: str) -> bool:
 # (pyproject.toml), so a new quick test is in the daily loop without being listed anywhere.
 FAST_MARKERS = "not browser and not hub and not slow"
 
-# Tests run in parallel (pytest-xdist) on machines with more than one core: one worker per core, at most
-# MAX_WORKERS (the browser and hub tests each run in one worker of their own and start servers, so more
-# workers than that buys little). tests/conftest.py's xdist_group says what must share a worker.
-# LAYERNORM_TEST_WORKERS=1 runs everything in one process, as does `-n 0` or `-p no:xdist`.
-MAX_WORKERS = 4
+# On a machine with two cores or more, a full run is two pytest processes at once: the tests that start
+# servers (browser: JupyterLab, Voila, Chromium; hub: a real JupyterHub with Unix users), one after the
+# other as they always ran, and beside them everything else (unit, property and slow tests, nbval on every
+# notebook). Each half keeps its own order and fixtures, and the server tests never overlap each other.
+# LAYERNORM_TEST_WORKERS=1 runs everything in one process.
+SERVER_MARKERS = "browser or hub"
 
 
-def parallel_args(extra: list[str]) -> list[str]:
-    if any(arg in ("-n", "--numprocesses", "no:xdist") or arg.startswith(("-n=", "--numprocesses=")) for arg in extra):
-        return []
-    wanted = os.environ.get("LAYERNORM_TEST_WORKERS", "")
-    workers = int(wanted) if wanted.isdigit() else min(os.cpu_count() or 1, MAX_WORKERS)
-    return ["-n", str(workers), "--dist", "loadgroup"] if workers > 1 else []
+def runs_in_two(extra: list[str]) -> bool:
+    if os.environ.get("LAYERNORM_TEST_WORKERS", "") == "1" or (os.cpu_count() or 1) < 2:
+        return False
+    return not any(arg in ("-m", "-k", "-x", "--exitfirst", "--pdb") or arg.startswith("-m") for arg in extra)
+
+
+def run_two(base: list[str], targets: list[str], extra: list[str]) -> int:
+    """The server tests with their output shown as they run; the rest into a log shown after them."""
+    servers = [*base, "tests", "-m", SERVER_MARKERS, *extra]
+    rest = [*base, *targets, "-m", f"not ({SERVER_MARKERS})", *extra]
+    say("Running the server tests (browser, hub) and the rest side by side; the rest's output follows.")
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as log:
+        other = subprocess.Popen(rest, cwd=ROOT, env=child_env(), stdout=log, stderr=subprocess.STDOUT)
+        try:
+            first = run(servers)
+            second = other.wait()
+        except KeyboardInterrupt:
+            other.terminate()
+            return 130
+        log.seek(0)
+        say("\n== the rest: unit, property and slow tests, and nbval on every notebook ==")
+        sys.stdout.write(log.read())
+        sys.stdout.flush()
+    first = 0 if first == 5 else first  # no server tests collected: the other half still ran
+    return first or second
 
 
 def cmd_test_fast(extra: list[str]) -> int:
     python = ensure_env()
-    cmd = [str(python), "-m", "pytest", "tests", "-m", FAST_MARKERS, "-q", "-p", "no:cacheprovider"]
-    cmd += [*parallel_args(extra), *extra]
+    cmd = [str(python), "-m", "pytest", "tests", "-m", FAST_MARKERS, "-q", "-p", "no:cacheprovider", *extra]
     code = run(cmd)
     lint = run([str(python), "-m", "ruff", "check", "."])
     say(
@@ -95,7 +115,6 @@ def cmd_test(extra: list[str]) -> int:
         str(python),
         "-m",
         "pytest",
-        *targets,
         "--nbval",
         "--nbval-current-env",
         "--nbval-cell-timeout",
@@ -108,10 +127,10 @@ def cmd_test(extra: list[str]) -> int:
         cmd += ["-p", NBVAL_FIX_PLUGIN]
     if SANITIZE_CFG.is_file():
         cmd += ["--nbval-sanitize-with", str(SANITIZE_CFG.relative_to(ROOT))]
-    if not any(_names_a_path(arg) for arg in extra):  # a few chosen tests start faster in one process
-        cmd += parallel_args(extra)
-    cmd += extra
-    code = run(cmd)
+    if "tests" in targets and runs_in_two(extra):
+        code = run_two(cmd, targets, extra)
+    else:
+        code = run([*cmd[:3], *targets, *cmd[3:], *extra])
     if code == 5:
         print(
             "error: no tests were collected, so nothing was checked (a run that tests nothing does not pass)",
