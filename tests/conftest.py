@@ -111,7 +111,8 @@ BROWSER_FIXTURES = {
 def pytest_itemcollected(item):
     # Marked as each test is collected, before any pytest_collection_modifyitems (where `-m` deselects)
     # runs, whatever order those hooks run in: `run.py test` splits the run by this mark.
-    if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+    in_browser_folder = "browser" in Path(str(item.path)).resolve().relative_to(ROOT).parts[:2]
+    if in_browser_folder or BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
         item.add_marker(pytest.mark.browser)
 
 

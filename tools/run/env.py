@@ -121,9 +121,12 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def run(cmd: list[str]) -> int:
-    """Run a command in the project folder and return its exit code."""
+def run(cmd: list[str], stdout=None) -> int:
+    """Run a command in the project folder and return its exit code (its output to ``stdout``, a file, if
+    given)."""
     try:
+        if stdout is not None:
+            return subprocess.run(cmd, cwd=ROOT, env=child_env(), stdout=stdout, stderr=subprocess.STDOUT).returncode
         return subprocess.run(cmd, cwd=ROOT, env=child_env()).returncode
     except KeyboardInterrupt:
         return 130

@@ -9,9 +9,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
-from tools.run.env import NOTEBOOKS, ROOT, TESTS, Failure, child_env, ensure_env, has_files, run, say
+from tools.run.env import NOTEBOOKS, ROOT, TESTS, Failure, ensure_env, has_files, run, say
 
 SANITIZE_CFG = TESTS / "nbval_sanitize.cfg"
 EXECUTE_TOOL = ROOT / "tools" / "build" / "execute_notebooks.py"
@@ -49,12 +50,12 @@ def _names_a_path(arg: str) -> bool:
 # (pyproject.toml), so a new quick test is in the daily loop without being listed anywhere.
 FAST_MARKERS = "not browser and not hub and not slow"
 
-# On a machine with two cores or more, a full run is two pytest processes at once: the tests that start
-# servers (browser: JupyterLab, Voila, Chromium; hub: a real JupyterHub with Unix users), one after the
-# other as they always ran, and beside them everything else (unit, property and slow tests, nbval on every
-# notebook). Each half keeps its own order and fixtures, and the server tests never overlap each other.
-# LAYERNORM_TEST_WORKERS=1 runs everything in one process.
-SERVER_MARKERS = "browser or hub"
+# On a machine with two cores or more, a full run is two halves at once: the browser tests (JupyterLab,
+# Voila, Chromium), one after the other as they always ran, with their output live; and beside them
+# everything else (unit, property and slow tests, the class hubs, nbval on every notebook), then the
+# Colab-like pass, whose output follows. Each half keeps its own order and fixtures, and no two browser
+# servers overlap. LAYERNORM_TEST_WORKERS=1 runs everything in one process, one step after another.
+SERVER_MARKERS = "browser"
 
 
 def runs_in_two(extra: list[str]) -> bool:
@@ -63,25 +64,31 @@ def runs_in_two(extra: list[str]) -> bool:
     return not any(arg in ("-m", "-k", "-x", "--exitfirst", "--pdb") or arg.startswith("-m") for arg in extra)
 
 
-def run_two(base: list[str], targets: list[str], extra: list[str]) -> int:
-    """The server tests with their output shown as they run; the rest into a log shown after them."""
+def run_two(base: list[str], targets: list[str], extra: list[str]) -> tuple[int, int]:
+    """(the tests' exit code, the Colab-like pass's): browser tests live, the rest and the Colab-like pass
+    into a log shown after them."""
     servers = [*base, "tests", "-m", SERVER_MARKERS, *extra]
     rest = [*base, *targets, "-m", f"not ({SERVER_MARKERS})", *extra]
-    say("Running the server tests (browser, hub) and the rest side by side; the rest's output follows.")
+    say("Running the browser tests and, side by side, the rest and the Colab-like pass (their output follows).")
+    codes: dict[str, int] = {}
     with tempfile.TemporaryFile("w+", encoding="utf-8") as log:
-        other = subprocess.Popen(rest, cwd=ROOT, env=child_env(), stdout=log, stderr=subprocess.STDOUT)
-        try:
-            first = run(servers)
-            second = other.wait()
-        except KeyboardInterrupt:
-            other.terminate()
-            return 130
+
+        def other_half() -> None:
+            codes["rest"] = run(rest, stdout=log)
+            log.flush()
+            codes["colab"] = run_colab_like_tests(stdout=log)
+
+        thread = threading.Thread(target=other_half, name="run.py test: the rest", daemon=True)
+        thread.start()
+        first = run(servers)
+        thread.join()
+        log.flush()
         log.seek(0)
-        say("\n== the rest: unit, property and slow tests, and nbval on every notebook ==")
+        say("\n== the rest: unit, property and slow tests, class hubs, nbval on every notebook; the Colab-like pass ==")
         sys.stdout.write(log.read())
         sys.stdout.flush()
-    first = 0 if first == 5 else first  # no server tests collected: the other half still ran
-    return first or second
+    first = 0 if first == 5 else first  # no browser tests collected: the other half still ran
+    return first or codes.get("rest", 1), codes.get("colab", 1)
 
 
 def cmd_test_fast(extra: list[str]) -> int:
@@ -127,8 +134,9 @@ def cmd_test(extra: list[str]) -> int:
         cmd += ["-p", NBVAL_FIX_PLUGIN]
     if SANITIZE_CFG.is_file():
         cmd += ["--nbval-sanitize-with", str(SANITIZE_CFG.relative_to(ROOT))]
+    colab_code = None
     if "tests" in targets and runs_in_two(extra):
-        code = run_two(cmd, targets, extra)
+        code, colab_code = run_two(cmd, targets, extra)
     else:
         code = run([*cmd[:3], *targets, *cmd[3:], *extra])
     if code == 5:
@@ -140,7 +148,8 @@ def cmd_test(extra: list[str]) -> int:
         say("Colab-like pass not run: you chose which tests to run.")
         return code
     lint = run([str(python), "-m", "ruff", "check", "."]) or run([str(python), "-m", "ruff", "format", "--check", "."])
-    colab_code = run_colab_like_tests()
+    if colab_code is None:
+        colab_code = run_colab_like_tests()
     return code or lint or colab_code
 
 
@@ -160,7 +169,7 @@ def find_colab_python() -> str | None:
     return None
 
 
-def run_colab_like_tests() -> int:
+def run_colab_like_tests(stdout=None) -> int:
     """Run the widget tests again in a small environment like Google Colab's.
 
     Colab ships ipywidgets 7.7.1, numpy 2.1 and Python 3.13, and notebooks that upgrade
@@ -176,9 +185,13 @@ def run_colab_like_tests() -> int:
             return 1
         say(message)
         return 0
-    say(f"== Colab-like environment ({COLAB_PYTHON}, {COLAB_REQUIREMENTS.name}) ==")
+    print(
+        f"== Colab-like environment ({COLAB_PYTHON}, {COLAB_REQUIREMENTS.name}) ==",
+        file=stdout or sys.stdout,
+        flush=True,
+    )
     python = ensure_env(COLAB_VENV, COLAB_REQUIREMENTS, base)
-    return run([str(python), "-m", "pytest", *COLAB_LIKE_TESTS, "-p", "no:cacheprovider", "-q"])
+    return run([str(python), "-m", "pytest", *COLAB_LIKE_TESTS, "-p", "no:cacheprovider", "-q"], stdout=stdout)
 
 
 def cmd_execute(notebooks: list[str], timeout: int) -> int:
