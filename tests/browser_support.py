@@ -254,6 +254,23 @@ def jupyter_lab(folder: Path, home: Path) -> JupyterServer:
     return JupyterServer(command, folder, home, "jupyterlab")
 
 
+def voila_lecture(folder: Path, home: Path, name: str, options: tuple[str, ...] = ()) -> JupyterServer:
+    """Voilà serving ``folder``'s lecture with `run.py lecture`'s own command line and environment (its
+    template, its culling unless ``options`` set it), on a free port with a token of its own."""
+    from tools.run.present import lecture_command, lecture_env
+
+    require_browser()
+    base = ["--no-browser", "--Voila.ip=127.0.0.1", "--port={port}", "--Voila.port_retries=0", "--token={token}"]
+    command = lecture_command(sys.executable, [*base, *options])
+    saved = dict(os.environ)
+    os.environ.update(lecture_env(dict(os.environ)))  # JupyterServer starts it with this environment
+    try:
+        return JupyterServer(command, folder, home, name, ready_path="/voila/static/voila.js")
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
 def copy_for_serving(destination: Path, folders=("notebooks", "lecture", "data")) -> Path:
     """A temporary copy of the repository's notebooks, so autosave can never touch the real ones."""
     for name in folders:

@@ -9,38 +9,18 @@ page's text changed from what it was (when it should) and then stayed unchanged 
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = [(1280, 720), (1024, 768), (1920, 1080)]
 
 
-def _run_py():
-    spec = importlib.util.spec_from_file_location("run_py", ROOT / "run.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def start_lecture(home: Path):
     """Voilà serving the lecture as `run.py lecture` does (its own port, token and folders)."""
-    from browser_support import JupyterServer
+    from browser_support import voila_lecture
 
-    run_py = _run_py()
-    command = run_py.lecture_command(
-        sys.executable,
-        ["--no-browser", "--Voila.ip=127.0.0.1", "--port={port}", "--Voila.port_retries=0", "--token={token}"],
-    )
-    saved = dict(os.environ)
-    os.environ.update(run_py.lecture_env(dict(os.environ)))
-    try:
-        return JupyterServer(command, ROOT, home, "voila-lecture-fit", ready_path="/voila/static/voila.js")
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    return voila_lecture(ROOT, home, "voila-lecture-fit")
 
 
 def open_lecture(context, server, width: int, height: int):

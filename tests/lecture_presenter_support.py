@@ -4,11 +4,9 @@ it (with a short kernel culling time), a page of it once the widgets are live, a
 from __future__ import annotations
 
 import importlib.util
-import os
-import sys
 from pathlib import Path
 
-from browser_support import JupyterServer, child_pids, missing_browser, skip_or_fail
+from browser_support import JupyterServer, child_pids, voila_lecture
 
 ROOT = Path(__file__).resolve().parents[1]
 # presenter.js has started and presenter_keep.js has put back what a reload kept (or had nothing to do).
@@ -31,29 +29,11 @@ def run_py():
 
 def start_lecture(home: Path, cull_seconds: int, cull_interval: int = 1) -> JupyterServer:
     """Voilà with the lecture's command line (run.py lecture), culling idle kernels after ``cull_seconds``."""
-    reason = missing_browser()
-    if reason:
-        skip_or_fail(reason)
-    run = run_py()
-    command = run.lecture_command(
-        sys.executable,
-        [
-            "--no-browser",
-            "--Voila.ip=127.0.0.1",
-            "--port={port}",
-            "--Voila.port_retries=0",
-            "--token={token}",
-            f"--MappingKernelManager.cull_idle_timeout={cull_seconds}",
-            f"--MappingKernelManager.cull_interval={cull_interval}",
-        ],
+    culling = (
+        f"--MappingKernelManager.cull_idle_timeout={cull_seconds}",
+        f"--MappingKernelManager.cull_interval={cull_interval}",
     )
-    saved = dict(os.environ)
-    os.environ.update(run.lecture_env(dict(os.environ)))  # JupyterServer starts it with this environment
-    try:
-        return JupyterServer(command, ROOT, home, "voila-lecture", ready_path="/voila/static/voila.js")
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    return voila_lecture(ROOT, home, "voila-lecture", culling)
 
 
 def open_lecture(context, server, width: int = 1280, height: int = 720, where: str = ""):

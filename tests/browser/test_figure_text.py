@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
-import os
 import shutil
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -134,38 +132,11 @@ def _circle_problems(figure, where: str) -> list[str]:
 # Live, in Voilà
 
 
-def _run_py():
-    spec = importlib.util.spec_from_file_location("run_py", ROOT / "run.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def lecture_server(tmp_path_factory):
-    reason = missing_browser()
-    if reason:
-        skip_or_fail(reason)
-    from browser_support import JupyterServer
+    from browser_support import voila_lecture
 
-    run_py = _run_py()
-    command = run_py.lecture_command(
-        sys.executable,
-        ["--no-browser", "--Voila.ip=127.0.0.1", "--port={port}", "--Voila.port_retries=0", "--token={token}"],
-    )
-    saved = dict(os.environ)
-    os.environ.update(run_py.lecture_env(dict(os.environ)))
-    try:
-        server = JupyterServer(
-            command,
-            LECTURE_FOLDER,
-            tmp_path_factory.mktemp("figure-voila"),
-            "voila-figures",
-            ready_path="/voila/static/voila.js",
-        )
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    server = voila_lecture(LECTURE_FOLDER, tmp_path_factory.mktemp("figure-voila"), "voila-figures")
     yield server
     server.stop()
 

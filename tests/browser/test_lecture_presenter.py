@@ -5,24 +5,14 @@ anything, a clicker moves it stage by stage, nothing from a network, and kernels
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import sys
 from pathlib import Path
 
 import pytest
 from expected_numbers import WALKTHROUGH
 
-from browser_support import ARTIFACTS, chromium, missing_browser, offline_context, skip_or_fail
+from browser_support import ARTIFACTS, chromium, offline_context, voila_lecture
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _run_py():
-    spec = importlib.util.spec_from_file_location("run_py", ROOT / "run.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 CULL_SECONDS = 3  # the test's idle timeout (run.py lecture uses minutes)
@@ -30,32 +20,8 @@ CULL_SECONDS = 3  # the test's idle timeout (run.py lecture uses minutes)
 
 @pytest.fixture(scope="module")
 def lecture_server(tmp_path_factory):
-    reason = missing_browser()
-    if reason:
-        skip_or_fail(reason)
-    from browser_support import JupyterServer
-
-    run_py = _run_py()
-    home = tmp_path_factory.mktemp("lecture-voila")
-    command = run_py.lecture_command(
-        sys.executable,
-        [
-            "--no-browser",
-            "--Voila.ip=127.0.0.1",
-            "--port={port}",
-            "--Voila.port_retries=0",
-            "--token={token}",
-            f"--MappingKernelManager.cull_idle_timeout={CULL_SECONDS}",
-            "--MappingKernelManager.cull_interval=1",
-        ],
-    )
-    saved = dict(os.environ)
-    os.environ.update(run_py.lecture_env(dict(os.environ)))  # JupyterServer starts it with this environment
-    try:
-        server = JupyterServer(command, ROOT, home, "voila-lecture", ready_path="/voila/static/voila.js")
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    culling = (f"--MappingKernelManager.cull_idle_timeout={CULL_SECONDS}", "--MappingKernelManager.cull_interval=1")
+    server = voila_lecture(ROOT, tmp_path_factory.mktemp("lecture-voila"), "voila-lecture", culling)
     yield server
     left = server.stop()
     assert not left, f"processes left running after Voilà shut down: {left}"
