@@ -25,6 +25,7 @@ from classroom.hub.mirror import FOLDER
 
 TIMEOUT = 180.0
 MAX_RECONNECTS = 3
+RESTARTED = ("restarting", "autorestarting")  # the statuses the server sends when it restarts a kernel
 
 
 class StudentError(RuntimeError):
@@ -41,6 +42,7 @@ class Student:
         # Its own client, bound to the event loop it is first used in (a test may run several loops).
         self.http = AsyncHTTPClient(force_instance=True, max_clients=50)
         self.timings: dict[str, float] = {}
+        self.kernel_ids: list[str] = []  # every kernel it started, to find them in the hub's log
 
     # --- HTTP -------------------------------------------------------------------
     def _remember(self, response) -> None:
@@ -197,6 +199,7 @@ class Student:
             expect=(200, 201),
         )
         kernel = Kernel(self, session["kernel"]["id"], session["id"])
+        self.kernel_ids.append(kernel.id)
         await kernel.connect()
         await kernel.ready()
         return kernel
@@ -212,6 +215,7 @@ class Kernel:
         self.session = uuid.uuid4().hex
         self.socket = None
         self.reconnects: list[str] = []  # why each dropped websocket was dropped
+        self.restarted = False  # set when the server says it restarted the kernel
 
     async def connect(self) -> None:
         # session_id: the server keeps this session's messages while it is disconnected and replays
@@ -254,7 +258,23 @@ class Kernel:
             await asyncio.sleep(1)
             await self.connect()
             return {}
-        return json.loads(raw)
+        message = json.loads(raw)
+        state = message.get("content", {}).get("execution_state") if message.get("msg_type") == "status" else None
+        if state in RESTARTED and not message.get("parent_header"):
+            # The server's own word that the kernel was restarted. If it died as it started (a port
+            # another process took first, say), it came back on new ports, and the server reconnects
+            # to them only for a new websocket: JupyterLab reconnects here, and so do we.
+            why = f"the server said the kernel was {state}"
+            self.reconnects.append(why)
+            if len(self.reconnects) > MAX_RECONNECTS:
+                raise StudentError(f"{self.student.name}: the kernel kept restarting ({why})")
+            self.restarted = True
+            self.socket.close()
+            await self.connect()
+            return {}
+        if state == "dead" and not message.get("parent_header"):
+            raise StudentError(f"{self.student.name}: the server said the kernel died and could not be restarted")
+        return message
 
     async def ready(self, timeout: float = TIMEOUT, every: float = 2.0) -> None:
         """Wait until the kernel answers a kernel_info_request on shell *and* its IOPub reaches us.
@@ -262,7 +282,8 @@ class Kernel:
         JupyterLab does the same before it runs a cell: a kernel still starting (twenty of them at
         once on two cores) may not yet have our IOPub subscription, and a cell's output and its
         "idle" published before then are dropped without a word (ZeroMQ's slow joiner). The request
-        is repeated until both a reply and an IOPub status for it have arrived.
+        is repeated until both a reply and an IOPub status for it have arrived. A restart on the way
+        (see _read) starts the wait for the new kernel afresh.
         """
         deadline = time.monotonic() + timeout
         asked: set[str] = set()
@@ -278,6 +299,10 @@ class Kernel:
             until = min(deadline, time.monotonic() + every)
             while not (replied and published) and time.monotonic() < until:
                 message = await self._read(until - time.monotonic())
+                if self.restarted:  # a new kernel: what the old one answered no longer counts
+                    self.restarted = replied = published = False
+                    asked.clear()
+                    break
                 if not message or message.get("parent_header", {}).get("msg_id") not in asked:
                     continue
                 replied |= message["msg_type"] == "kernel_info_reply"
@@ -297,10 +322,16 @@ class Kernel:
             },
         )
         texts, error, seen = [], None, []
+        self.restarted = False
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
             reply = await self._read(left) if left > 0 else None
+            if self.restarted:
+                raise StudentError(
+                    f"{self.student.name}: the kernel restarted while a cell ran, and its work was lost "
+                    f"(first line {code.splitlines()[0][:60]!r})"
+                )
             if reply is None:
                 what = ", ".join(seen) if seen else "nothing"
                 raise StudentError(
