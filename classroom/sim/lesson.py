@@ -39,6 +39,7 @@ class Result:
     torch: Usage | None = None
     torch_errors: list = field(default_factory=list)
     reconnects: list = field(default_factory=list)  # kernel websockets that dropped and were reopened
+    kernels: list = field(default_factory=list)  # the ids of the kernels it started
 
 
 def code_cells(notebook: dict) -> list[str]:
@@ -98,6 +99,7 @@ async def attend(hub_url: str, name: str, password: str, repo: str, torch: bool 
     except (StudentError, OSError, asyncio.TimeoutError) as error:
         result.error = str(error) or type(error).__name__
     finally:
+        result.kernels = list(student.kernel_ids)
         try:
             await student.stop_server()
             await student.logout()
@@ -116,6 +118,13 @@ async def _cell(kernel, code: str) -> dict:
 async def run_class(hub_url: str, names: list[str], password: str, repo: str, torch_names=()) -> list[Result]:
     """Every student at once, as at the start of a class."""
     return list(await asyncio.gather(*(attend(hub_url, n, password, repo, n in torch_names) for n in names)))
+
+
+def log_excerpt(log: str, result: Result, lines: int = 40) -> str:
+    """The hub log's lines about one student: its name or one of its kernels (the servers log there too)."""
+    keys = [result.name, *result.kernels, "KernelRestarter", "Kernel died"]
+    found = [line for line in log.splitlines() if any(key in line for key in keys)]
+    return "\n".join(found[-lines:]) or f"(the hub's log says nothing of {result.name})"
 
 
 def spread(values: list[float]) -> dict:

@@ -38,13 +38,17 @@ def hub():
 def class_run(hub):
     start = time.monotonic()
     results = run_async(lesson.run_class(hub.url, STUDENTS, PASSWORD, hub.settings.series_repo, TORCH_STUDENTS))
-    return results, lesson.summary(results, time.monotonic() - start)
+    summary = lesson.summary(results, time.monotonic() - start)
+    log = Path(hub.log_path).read_text(encoding="utf-8", errors="replace")
+    summary["logs"] = {r.name: lesson.log_excerpt(log, r) for r in results if not r.ok}
+    return results, summary
 
 
 def test_every_student_gets_through_the_exercise(class_run):
     results, summary = class_run
     failures = {r.name: r.error for r in results if not r.ok}
-    assert not failures, f"{len(failures)} of {len(results)} students failed: {failures}"
+    logs = "\n".join(f"--- the hub's log on {name}:\n{text}" for name, text in summary["logs"].items())
+    assert not failures, f"{len(failures)} of {len(results)} students failed: {failures}\n{logs}"
     assert summary["failures"] == 0 and summary["students"] == CLASS_SIZE
     print(
         f"\nclass of {CLASS_SIZE}: spawn median {summary['spawn_seconds']['median']} s, "
@@ -110,6 +114,51 @@ def test_a_kernel_runs_as_its_student_with_one_thread(hub):
     assert python.startswith(hub.settings.home) and "/root" not in python
     assert (threads, omp, openblas) == ("1", "1", "1")
     assert version.endswith("+cpu")
+
+
+def test_a_kernel_that_dies_as_it_starts_is_restarted_and_the_student_carries_on(hub, class_run):
+    """A kernel can die as it starts (a port another process took between the server choosing it and
+    the kernel binding it). The server restarts it, on new ports while it is that young, and reaches
+    the new ports only through a new websocket; the student's client (as JupyterLab's) reconnects."""
+    import signal
+
+    from classroom.hub.accounts import processes_of
+
+    name = STUDENTS[-2]
+    uid = pwd.getpwnam(name).pw_uid
+
+    def kernel_process(kernel_id: str) -> int:
+        for pid in processes_of(uid):
+            try:
+                if kernel_id in Path(f"/proc/{pid}/cmdline").read_bytes().decode("utf-8", "replace"):
+                    return pid
+            except OSError:
+                continue
+        raise AssertionError(f"no process of {name} runs kernel {kernel_id}")
+
+    async def probe():
+        student = Student(hub.url, name, PASSWORD)
+        await student.sign_in()
+        await student.spawn()
+        try:
+            await student.pull(hub.settings.series_repo)
+            kernel = await student.open_kernel("02_mean.ipynb")
+            before = Path(hub.log_path).read_text(encoding="utf-8", errors="replace").count("KernelRestarter")
+            os.kill(kernel_process(kernel.id), signal.SIGKILL)
+            await kernel.ready()
+            answer = await kernel.run("print(6 * 7)")
+            await kernel.close()
+            log = Path(hub.log_path).read_text(encoding="utf-8", errors="replace")
+            said = [line for line in log.splitlines() if "KernelRestarter" in line][before:]
+            return answer, kernel.reconnects, said
+        finally:
+            await student.stop_server()
+
+    answer, reconnects, said = run_async(probe())
+    print(f"\nthe hub: {said}")
+    assert said and "restarting kernel" in said[0], said
+    assert "the server said the kernel was restarting" in reconnects
+    assert answer == {"text": "42\n", "error": None}
 
 
 def test_an_instructor_sees_every_student(hub):
