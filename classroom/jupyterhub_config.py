@@ -6,6 +6,7 @@ Each choice says why; classroom/README.md says how a lecturer changes them.
 """
 
 import os
+import pwd
 import sys
 from pathlib import Path
 
@@ -90,12 +91,20 @@ c.Spawner.environment = {
     "GIT_CONFIG_SYSTEM": str(settings.git_config),  # lets the student's git read series.git
     "PATH": f"{venv_bin}:/usr/local/bin:/usr/bin:/bin",
     "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+    # Where the server keeps its kernels' connection files and (below) their sockets: short, because
+    # a Unix socket's path may hold 107 bytes and a student's name 31.
+    "JUPYTER_RUNTIME_DIR": lambda spawner: str(Path(pwd.getpwnam(spawner.user.name).pw_dir) / ".jupyter-run"),
 }
 c.Spawner.args = [
     # Kernels hold most of a student's memory (torch's ≈ 0.5 GB): an idle one is shut down.
     f"--MappingKernelManager.cull_idle_timeout={settings.kernel_idle_timeout}",
     f"--MappingKernelManager.cull_interval={settings.kernel_cull_every}",
     "--MappingKernelManager.cull_connected=False",
+    # A kernel and its server speak over Unix sockets in the student's own runtime folder, not over
+    # ports on 127.0.0.1. On TCP any user of the machine can reach a kernel's ports (only its key
+    # guards them), and twenty servers picking free ports at once can pick the same one: the kernel
+    # that finds its port taken dies as it starts, and after five restarts on the same ports is dead.
+    "--KernelManager.transport=ipc",
 ]
 # At the start of class many servers start at once; on a small machine each takes seconds of CPU.
 c.Spawner.http_timeout = settings.spawn_timeout

@@ -88,7 +88,8 @@ def test_servers_were_stopped_when_students_left(hub, class_run):
 
 
 def test_a_kernel_runs_as_its_student_with_one_thread(hub):
-    """The kernel is the student's own Unix user, in the hub's Python, with one thread per library."""
+    """The kernel is the student's own Unix user, in the hub's Python, with one thread per library, and
+    speaks to its server over Unix sockets in the student's own runtime folder."""
     name = STUDENTS[-1]
 
     async def probe():
@@ -100,20 +101,27 @@ def test_a_kernel_runs_as_its_student_with_one_thread(hub):
             kernel = await student.open_kernel("02_mean.ipynb")
             answer = await kernel.run(
                 "import os, sys, torch, numpy\n"
+                "from ipykernel.kernelapp import IPKernelApp\n"
+                "app = IPKernelApp.instance()\n"
                 "print(os.getuid(), os.environ['HOME'], sys.executable, torch.get_num_threads(),\n"
-                "      os.environ['OMP_NUM_THREADS'], os.environ['OPENBLAS_NUM_THREADS'], torch.__version__)"
+                "      os.environ['OMP_NUM_THREADS'], os.environ['OPENBLAS_NUM_THREADS'], torch.__version__,\n"
+                "      app.transport, app.abs_connection_file)"
             )
             await kernel.close()
             return answer["text"].split()
         finally:
             await student.stop_server()
 
-    uid, home, python, threads, omp, openblas, version = run_async(probe())
+    uid, home, python, threads, omp, openblas, version, transport, connection = run_async(probe())
     entry = pwd.getpwnam(name)
     assert (int(uid), home) == (entry.pw_uid, entry.pw_dir)
     assert python.startswith(hub.settings.home) and "/root" not in python
     assert (threads, omp, openblas) == ("1", "1", "1")
     assert version.endswith("+cpu")
+    # Unix sockets in the student's own folder, not ports any user of the machine can reach (and two
+    # servers can pick at once); the folder's path short enough for a socket's 107 bytes.
+    assert transport == "ipc", transport
+    assert connection.startswith(f"{entry.pw_dir}/.jupyter-run/kernel-"), connection
 
 
 def test_a_kernel_that_dies_as_it_starts_is_restarted_and_the_student_carries_on(hub, class_run):
