@@ -287,6 +287,10 @@ def offline_context(browser, allowed: tuple[str, ...], record_images: bool = Fal
     is blocked and recorded in ``context.outside_requests`` (pictures only with ``record_images``:
     notebooks show the Open-in-Colab badge from its site, which is content, not the app calling out)."""
     context = browser.new_context(viewport=VIEWPORT)
+    # A page that waits for a server: Voila sends its page only once the kernel has run the notebook,
+    # which takes far more than Playwright's 30 s on a busy machine. The tests wait for states; this
+    # is only how long a navigation may take before one is called lost.
+    context.set_default_navigation_timeout(180_000)
     context.outside_requests = []
 
     def route(request_route):
