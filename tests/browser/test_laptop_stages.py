@@ -1,33 +1,37 @@
 """Every stage of every widget fits a student's laptop, or says that it scrolls (issue 20, part 1).
 
-JupyterLab in headless Chromium at 1366×768 and 1024×768 with the file browser open, as a student on a laptop
-opens the series. Each notebook is run; then every step-through is walked stage by stage with Next, and
-every fold ("show the later steps", "show every step", "show all") is opened, and at every stage:
+JupyterLab in headless Chromium with the file browser open, as a student on a laptop opens the series. Each
+notebook is run once; then every step-through is walked stage by stage with Next, and every fold ("show the
+later steps", "show every step", "show all") is opened, and every stage is looked at in a window of 1024×768
+and, the same page resized, of 1366×768:
 
-- nothing in an output reaches past its right edge outside a box that scrolls sideways
-  (tests/browser/test_browser_laptop.py's check);
+- nothing in an output reaches past its right edge outside a box that scrolls sideways, and no fixed-width
+  box cuts its own text off (tests/laptop_support.py's OVERFLOWS);
 - a box that does scroll (its table wider than the box) has the visible line above it that says so
   (``layernorm-scroll-hint``), so a result out of sight is never silent ("✗ impossible:" with the rest cut);
 - the step-through's equations never scroll: they break between their parts, so every result shows
   ("= 0.44", "(1.1729, -1.2707," were cut).
 
-Screenshots of each notebook at each size, every stage open, go to tests/_artifacts/laptop-stages/;
-``FIGURES`` prints, per notebook and size, the boxes that scroll and how far.
+Screenshots of each notebook at each size, every stage open, go to tests/_artifacts/laptop-stages/, and of the
+whole window as run at 1024×768 to tests/_artifacts/laptop/; each test prints, per size, the boxes that scroll
+and how far.
 """
 
 from __future__ import annotations
 
 import pytest
-from test_browser_laptop import OPEN_SIDEBAR, OVERFLOWS
 
 from browser_support import ARTIFACTS
 from lab_driver import CELL_TIMEOUT_MS, CLOSE, FINISHED, OPEN_NOTEBOOK, RUN_ALL, WIDGETS_DRAWN, shared_session
+from laptop_support import OPEN_SIDEBAR, OVERFLOWS
 
 pytestmark = pytest.mark.browser
 
-SIZES = {"1366": {"width": 1366, "height": 768}, "1024": {"width": 1024, "height": 768}}
+SIZES = {"1024": {"width": 1024, "height": 768}, "1366": {"width": 1366, "height": 768}}
 NOTEBOOKS = [
+    "notebooks/00_contents.ipynb",
     "notebooks/01_residual_matrix.ipynb",
+    "notebooks/02_mean.ipynb",
     "notebooks/03_variance.ipynb",
     "notebooks/04_epsilon_and_std.ipynb",
     "notebooks/05_normalise.ipynb",
@@ -114,24 +118,52 @@ def _shoot(page, name: str) -> None:
         outputs.nth(k).screenshot(path=str(folder / f"{safe}-{k + 1}.png"))
 
 
-@pytest.fixture(scope="module", params=list(SIZES))
-def laptop(request):
+@pytest.fixture(scope="module")
+def laptop():
     session = shared_session()
     page = session.context.new_page()
-    page.set_viewport_size(SIZES[request.param])
-    page.goto(session.lab.url(f"/lab/workspaces/laptop-{request.param}"))
+    page.set_viewport_size(SIZES["1024"])
+    # A workspace of its own: JupyterLab moves a second window on the default workspace to a new one
+    # (a navigation that would destroy the page's context under the next evaluate).
+    page.goto(session.lab.url("/lab/workspaces/laptop"), timeout=180_000)
     page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
     page.evaluate("async () => { await window.jupyterapp.started; await window.jupyterapp.restored; }")
     page.evaluate(OPEN_SIDEBAR)
-    yield request.param, page
+    yield page
     page.close()
+
+
+def _resize(page, size: str) -> None:
+    """The window at ``size``, laid out again: JupyterLab lays out on the resize event's next frames."""
+    width = SIZES[size]["width"]
+    page.set_viewport_size(SIZES[size])
+    page.wait_for_function("width => window.innerWidth === width", arg=width, timeout=20_000)
+    page.evaluate(
+        "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(done))))"
+    )
+
+
+def _look(page, stage: str, size: str, problems: list, figures: dict, spare: set) -> None:
+    """What a learner sees at this stage at this size: overflows, and boxes that scroll unannounced."""
+    problems += [f"{size}×768, {stage}: {line}" for line in page.evaluate(OVERFLOWS)]
+    for box in page.evaluate(SCROLLERS):
+        if box["hidden"] <= 1:  # a hint above a table that fits: harmless, counted for the report
+            spare.add(f"cell {box['cell']} ({box['width']} px in {box['box']})")
+            continue
+        figures[size].append(f"{stage}: cell {box['cell']}: {box['hidden']} px of {box['width']} hidden")
+        where = f"{size}×768, {stage}: cell {box['cell']}: {box['text']!r} ({box['hidden']} px of {box['width']} cut)"
+        if box["equations"]:
+            problems.append(f"{where}: the step-through's equations scroll instead of breaking")
+        elif not box["hint"]:
+            problems.append(f"{where}: scrolls with nothing above it saying so")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS)
 def test_every_stage_shows_its_results_or_says_it_scrolls(laptop, path):
-    size, page = laptop
+    page = laptop
     name = path.split("/")[-1][:-6]
-    problems, figures, spare = [], [], set()
+    problems, figures, spare = [], {size: [] for size in SIZES}, set()
+    _resize(page, "1024")
     page.evaluate(OPEN_NOTEBOOK, path)
     try:
         page.evaluate(OPEN_SIDEBAR)
@@ -142,27 +174,25 @@ def test_every_stage_shows_its_results_or_says_it_scrolls(laptop, path):
         stages = 0
         for stage in _walk(page):
             stages += 1
-            page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
-            problems += [f"{stage}: {line}" for line in page.evaluate(OVERFLOWS)]
-            for box in page.evaluate(SCROLLERS):
-                if box["hidden"] <= 1:  # a hint above a table that fits: harmless, counted for the report
-                    spare.add(f"cell {box['cell']} ({box['width']} px in {box['box']})")
-                    continue
-                figures.append(f"{stage}: cell {box['cell']}: {box['hidden']} px of {box['width']} hidden")
-                where = f"{stage}: cell {box['cell']}: {box['text']!r} ({box['hidden']} px of {box['width']} cut)"
-                if box["equations"]:
-                    problems.append(f"{where}: the step-through's equations scroll instead of breaking")
-                elif not box["hint"]:
-                    problems.append(f"{where}: scrolls with nothing above it saying so")
-            if stage.startswith("step-through") or stage.startswith("“"):
-                _shoot(page, f"{name}-{size}-{stage}")
-        _shoot(page, f"{name}-{size}-end")
+            for size in SIZES:
+                _resize(page, size)
+                _look(page, stage, size, problems, figures, spare)
+                if stage == "as run" and size == "1024":
+                    shot = ARTIFACTS / "laptop" / f"{name}.png"
+                    shot.parent.mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=str(shot))
+                if stage.startswith("step-through") or stage.startswith("“"):
+                    _shoot(page, f"{name}-{size}-{stage}")
+        for size in SIZES:
+            _resize(page, size)
+            _shoot(page, f"{name}-{size}-end")
     finally:
         page.evaluate(CLOSE)
-    print(f"{name} at {size}×768, {stages} stages: " + ("; ".join(figures) or "nothing scrolls"))
+    for size in SIZES:
+        print(f"{name} at {size}×768, {stages} stages: " + ("; ".join(figures[size]) or "nothing scrolls"))
     if spare:
         print(f"  hint above a table that fits: {', '.join(sorted(spare))}")
-    assert not problems, f"{path} at {size}×768 with the file browser open:\n" + "\n".join(problems)
+    assert not problems, f"{path} with the file browser open:\n" + "\n".join(problems)
 
 
 # The text drawn on screen: text nodes whose element is more than 1 px each way (a "visually hidden" copy for a
@@ -185,10 +215,12 @@ def _type(page, root, label: str, text: str) -> None:
     box.press("Enter")
 
 
-def test_the_row_editor_on_a_laptop_says_a_problem_once_and_the_eps_it_uses(laptop):
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_row_editor_on_a_laptop_says_a_problem_once_and_the_eps_it_uses(laptop, size):
     """Notebook 04's row editor, typed into: a decimal comma is one sentence on screen (not two numbers, not said
     twice), and ε = 0 reads the same beside the slider as in the exact-ε field (not 1.0e-12)."""
-    size, page = laptop
+    page = laptop
+    _resize(page, size)
     page.evaluate(OPEN_NOTEBOOK, "notebooks/04_epsilon_and_std.ipynb")
     try:
         page.evaluate(OPEN_SIDEBAR)
