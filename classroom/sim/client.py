@@ -261,9 +261,9 @@ class Kernel:
         message = json.loads(raw)
         state = message.get("content", {}).get("execution_state") if message.get("msg_type") == "status" else None
         if state in RESTARTED and not message.get("parent_header"):
-            # The server's own word that the kernel was restarted. If it died as it started (a port
-            # another process took first, say), it came back on new ports, and the server reconnects
-            # to them only for a new websocket: JupyterLab reconnects here, and so do we.
+            # The server's own word that the kernel was restarted. If it died as it started, it came
+            # back on new sockets, which the server connects to only for a new websocket: JupyterLab
+            # reconnects here, and so do we.
             why = f"the server said the kernel was {state}"
             self.reconnects.append(why)
             if len(self.reconnects) > MAX_RECONNECTS:

@@ -125,9 +125,9 @@ def test_a_kernel_runs_as_its_student_with_one_thread(hub):
 
 
 def test_a_kernel_that_dies_as_it_starts_is_restarted_and_the_student_carries_on(hub, class_run):
-    """A kernel can die as it starts (a port another process took between the server choosing it and
-    the kernel binding it). The server restarts it, on new ports while it is that young, and reaches
-    the new ports only through a new websocket; the student's client (as JupyterLab's) reconnects."""
+    """A kernel can die as it starts. The server restarts it, on new sockets while it is that young
+    ("new random ports": new socket files over IPC), and reaches them only through a new websocket:
+    the student's client reconnects when the server says "restarting", as JupyterLab's does."""
     import signal
 
     from classroom.hub.accounts import processes_of
