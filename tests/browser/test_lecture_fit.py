@@ -16,6 +16,8 @@ from lecture_fit_support import SIZES, fit_table, open_lecture, start_lecture, w
 
 from browser_support import ARTIFACTS, chromium, missing_browser, offline_context, skip_or_fail
 
+pytestmark = pytest.mark.beside  # its own Voila and Chromium: run.py test runs it beside the other browser tests
+
 FLOOR = 24  # px at 1280 × 720, growing with the screen (presenter.css: max(24px, 1.875vw)), never below 24
 
 

@@ -55,7 +55,9 @@ FAST_MARKERS = "not browser and not hub and not slow"
 # everything else (unit, property and slow tests, the class hubs, nbval on every notebook), then the
 # Colab-like pass, whose output follows. Each half keeps its own order and fixtures, and no two browser
 # servers overlap. LAYERNORM_TEST_WORKERS=1 runs everything in one process, one step after another.
-SERVER_MARKERS = "browser"
+# Browser tests marked `beside` start their own server and browser and share nothing with the others, so
+# they run in the other half, which would otherwise finish minutes sooner (test_lecture_fit's walk).
+SERVER_MARKERS = "browser and not beside"
 
 
 def runs_in_two(extra: list[str]) -> bool:
@@ -84,7 +86,10 @@ def run_two(base: list[str], targets: list[str], extra: list[str]) -> tuple[int,
         thread.join()
         log.flush()
         log.seek(0)
-        say("\n== the rest: unit, property and slow tests, class hubs, nbval on every notebook; the Colab-like pass ==")
+        say(
+            "\n== the rest: unit, property and slow tests, class hubs, nbval on every notebook, browser tests "
+            "marked beside; the Colab-like pass =="
+        )
         sys.stdout.write(log.read())
         sys.stdout.flush()
     first = 0 if first == 5 else first  # no browser tests collected: the other half still ran
