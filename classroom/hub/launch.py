@@ -156,14 +156,63 @@ class Hub:
             time.sleep(0.3)
         raise HubError(f"{failure} in time")
 
-    def stop(self, timeout: float = 30) -> None:
+    def stop(self, timeout: float = 60) -> list[int]:
+        """Stop the hub; returns the processes it left behind (its proxy, its services), now ended.
+
+        The hub stops every student's server, its proxy and its services as it exits; one that has to
+        be killed (a busy machine, twenty servers to stop) cannot, and they would run on, orphaned."""
+        below = descendants(self.process.pid)
         if self.process.poll() is None:
-            self.process.terminate()  # the hub stops every student's server as it exits
+            self.process.terminate()
             try:
                 self.process.wait(timeout)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        return end_processes(sorted(pid for pid in below if _alive(pid)))
+
+
+def descendants(pid: int) -> set[int]:
+    """Every live process below ``pid``, read from /proc (Linux; elsewhere an empty set)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] != "Z":
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return False
+    return fields[0] != "Z"
+
+
+def end_processes(pids: list[int], grace: float = 5.0) -> list[int]:
+    """SIGTERM, then SIGKILL after ``grace`` seconds for any still running; returns ``pids``."""
+    import signal
+
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
+        deadline = time.monotonic() + grace
+        while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+            time.sleep(0.1)
+    return pids
 
 
 def start(settings: HubSettings, log=None, env: dict | None = None) -> Hub:

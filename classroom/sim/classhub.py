@@ -50,7 +50,7 @@ def class_hub(students: list[str], instructors: list[str] = (), **options):
         yield hub
     finally:
         if hub is not None:
-            hub.stop()
+            hub.leftovers = hub.stop()  # what a killed hub left running, now ended
         if log is not None:
             log.close()
         problems = []

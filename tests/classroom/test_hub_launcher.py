@@ -179,3 +179,27 @@ def test_the_proxy_is_pinned_and_every_package_is_hash_checked():
         assert entry.get("integrity", "").startswith("sha512-"), f"{name} has no sha512 in the lock file"
     chp = packages["node_modules/configurable-http-proxy"]
     assert chp["version"] == package["dependencies"]["configurable-http-proxy"]
+
+
+def test_a_hub_that_must_be_killed_leaves_nothing_running(tmp_path):
+    """A hub that does not stop in time is killed; its proxy and services would run on, orphaned, so
+    Hub.stop ends what was below it. Here a stand-in hub ignores SIGTERM and has one child."""
+    import subprocess
+    import sys
+
+    from classroom.hub.launch import Hub, _alive, descendants
+
+    script = (
+        "import signal, subprocess, time\n"
+        "subprocess.Popen(['sleep', '300'])\n"
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "print('ready', flush=True)\n"
+        "time.sleep(300)\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert process.stdout.readline().strip() == "ready"
+    child = descendants(process.pid)
+    assert len(child) == 1
+    left = Hub(settings=None, process=process).stop(timeout=1)
+    assert left == sorted(child) and not any(_alive(pid) for pid in child)
+    assert process.poll() is not None

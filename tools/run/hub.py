@@ -87,7 +87,9 @@ def cmd_hub(extra: list[str]) -> int:
     except KeyboardInterrupt:
         say("Stopping the hub and every student's server …")
         hub.process.send_signal(signal.SIGINT)
-        hub.stop()
+        left = hub.stop()
+        if left:
+            say(f"The hub left {len(left)} process(es) behind (its proxy or services); they were ended.")
         return 0
 
 
