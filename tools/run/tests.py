@@ -51,12 +51,12 @@ def _names_a_path(arg: str) -> bool:
 FAST_MARKERS = "not browser and not hub and not slow"
 
 # On a machine with two cores or more, a full run is two halves at once: the browser tests (JupyterLab,
-# Voila, Chromium), one after the other as they always ran, with their output live; and beside them
-# everything else (unit, property and slow tests, the class hubs, nbval on every notebook), then the
-# Colab-like pass, whose output follows. Each half keeps its own order and fixtures, and no two browser
-# servers overlap. LAYERNORM_TEST_WORKERS=1 runs everything in one process, one step after another.
-# Browser tests marked `beside` start their own server and browser and share nothing with the others, so
-# they run in the other half, which would otherwise finish minutes sooner (test_lecture_fit's walk).
+# Voila, Chromium), one after the other as they always ran, then the Colab-like pass, with their output
+# live; and beside them everything else (unit, property and slow tests, the class hubs, nbval on every
+# notebook), whose output follows. Each half keeps its own order and fixtures, and no two browser servers
+# that share the session overlap. LAYERNORM_TEST_WORKERS=1 runs everything in one process, one step after
+# another. Browser tests marked `beside` start their own server and browser and share nothing with the
+# others, so they run in the other half (test_lecture_fit's walk): both halves take about as long.
 SERVER_MARKERS = "browser and not beside"
 
 
@@ -67,8 +67,8 @@ def runs_in_two(extra: list[str]) -> bool:
 
 
 def run_two(base: list[str], targets: list[str], extra: list[str]) -> tuple[int, int]:
-    """(the tests' exit code, the Colab-like pass's): browser tests live, the rest and the Colab-like pass
-    into a log shown after them."""
+    """(the tests' exit code, the Colab-like pass's): the browser tests and then the Colab-like pass live,
+    the rest into a log shown after them."""
     servers = [*base, "tests", "-m", SERVER_MARKERS, *extra]
     rest = [*base, *targets, "-m", f"not ({SERVER_MARKERS})", *extra]
     say("Running the browser tests and, side by side, the rest and the Colab-like pass (their output follows).")
@@ -78,17 +78,18 @@ def run_two(base: list[str], targets: list[str], extra: list[str]) -> tuple[int,
         def other_half() -> None:
             codes["rest"] = run(rest, stdout=log)
             log.flush()
-            codes["colab"] = run_colab_like_tests(stdout=log)
 
         thread = threading.Thread(target=other_half, name="run.py test: the rest", daemon=True)
         thread.start()
         first = run(servers)
+        # The Colab-like pass follows the browser tests, which finish first: both halves end together.
+        codes["colab"] = run_colab_like_tests()
         thread.join()
         log.flush()
         log.seek(0)
         say(
             "\n== the rest: unit, property and slow tests, class hubs, nbval on every notebook, browser tests "
-            "marked beside; the Colab-like pass =="
+            "marked beside =="
         )
         sys.stdout.write(log.read())
         sys.stdout.flush()
