@@ -52,7 +52,7 @@ NOTEBOOKS = (
     Notebook(
         "05_normalise.ipynb",
         "Normalising",
-        "Divide by the standard deviation, so every row gets mean 0 and variance close to 1.",
+        "Divide by the standard deviation, so every row gets mean 0 and, unless its values are equal or nearly so, variance close to 1.",
     ),
     Notebook("06_gamma_and_beta.ipynb", "Gamma and beta", "Scale and shift each feature with γ and β."),
     Notebook(
