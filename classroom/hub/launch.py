@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from classroom.hub import accounts, install, mirror, roster
+from classroom.hub.proctree import alive, descendants, end_processes
 from classroom.hub.settings import SETTINGS_VARIABLE, HubSettings
 
 CLASSROOM = Path(__file__).resolve().parent.parent
@@ -169,50 +170,7 @@ class Hub:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        return end_processes(sorted(pid for pid in below if _alive(pid)))
-
-
-def descendants(pid: int) -> set[int]:
-    """Every live process below ``pid``, read from /proc (Linux; elsewhere an empty set)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").glob("[0-9]*"):
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if fields[0] != "Z":
-            children.setdefault(int(fields[1]), []).append(int(entry.name))
-    found, todo = set(), [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            if child not in found:
-                found.add(child)
-                todo.append(child)
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return False
-    return fields[0] != "Z"
-
-
-def end_processes(pids: list[int], grace: float = 5.0) -> list[int]:
-    """SIGTERM, then SIGKILL after ``grace`` seconds for any still running; returns ``pids``."""
-    import signal
-
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        for pid in pids:
-            try:
-                os.kill(pid, sig)
-            except (ProcessLookupError, PermissionError):
-                pass
-        deadline = time.monotonic() + grace
-        while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
-            time.sleep(0.1)
-    return pids
+        return end_processes(sorted(pid for pid in below if alive(pid)))
 
 
 def start(settings: HubSettings, log=None, env: dict | None = None) -> Hub:

@@ -187,7 +187,8 @@ def test_a_hub_that_must_be_killed_leaves_nothing_running(tmp_path):
     import subprocess
     import sys
 
-    from classroom.hub.launch import Hub, _alive, descendants
+    from classroom.hub.launch import Hub
+    from classroom.hub.proctree import alive, descendants
 
     script = (
         "import signal, subprocess, time\n"
@@ -201,5 +202,5 @@ def test_a_hub_that_must_be_killed_leaves_nothing_running(tmp_path):
     child = descendants(process.pid)
     assert len(child) == 1
     left = Hub(settings=None, process=process).stop(timeout=1)
-    assert left == sorted(child) and not any(_alive(pid) for pid in child)
+    assert left == sorted(child) and not any(alive(pid) for pid in child)
     assert process.poll() is not None
