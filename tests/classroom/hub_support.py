@@ -7,7 +7,7 @@ import asyncio
 import concurrent.futures
 import os
 import sys
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 import pytest
@@ -17,6 +17,7 @@ sys.path.insert(0, str(ROOT))
 
 from classroom.sim import classhub  # noqa: E402
 from classroom.sim.classhub import PASSWORD, names  # noqa: E402, F401
+from classroom.sim.client import Student  # noqa: E402
 
 
 def require_root() -> None:
@@ -44,3 +45,16 @@ def run_async(coroutine):
     """
     with concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="hub-test") as pool:
         return pool.submit(asyncio.run, coroutine).result()
+
+
+@asynccontextmanager
+async def on_own_server(hub, name: str):
+    """A student signed in, with their server started and the series pulled; their server stopped after."""
+    student = Student(hub.url, name, PASSWORD)
+    await student.sign_in()
+    await student.spawn()
+    try:
+        await student.pull(hub.settings.series_repo)
+        yield student
+    finally:
+        await student.stop_server()

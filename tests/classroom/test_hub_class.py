@@ -18,7 +18,7 @@ import pytest
 from classroom.sim import lesson
 from classroom.sim.client import Student
 
-from hub_support import PASSWORD, class_hub, names, run_async
+from hub_support import PASSWORD, class_hub, names, on_own_server, run_async
 
 pytestmark = pytest.mark.hub
 
@@ -93,11 +93,7 @@ def test_a_kernel_runs_as_its_student_with_one_thread(hub):
     name = STUDENTS[-1]
 
     async def probe():
-        student = Student(hub.url, name, PASSWORD)
-        await student.sign_in()
-        await student.spawn()
-        try:
-            await student.pull(hub.settings.series_repo)
+        async with on_own_server(hub, name) as student:
             kernel = await student.open_kernel("02_mean.ipynb")
             answer = await kernel.run(
                 "import os, sys, torch, numpy\n"
@@ -109,8 +105,6 @@ def test_a_kernel_runs_as_its_student_with_one_thread(hub):
             )
             await kernel.close()
             return answer["text"].split()
-        finally:
-            await student.stop_server()
 
     uid, home, python, threads, omp, openblas, version, transport, connection = run_async(probe())
     entry = pwd.getpwnam(name)
@@ -145,11 +139,7 @@ def test_a_kernel_that_dies_as_it_starts_is_restarted_and_the_student_carries_on
         raise AssertionError(f"no process of {name} runs kernel {kernel_id}")
 
     async def probe():
-        student = Student(hub.url, name, PASSWORD)
-        await student.sign_in()
-        await student.spawn()
-        try:
-            await student.pull(hub.settings.series_repo)
+        async with on_own_server(hub, name) as student:
             kernel = await student.open_kernel("02_mean.ipynb")
             before = Path(hub.log_path).read_text(encoding="utf-8", errors="replace").count("KernelRestarter")
             os.kill(kernel_process(kernel.id), signal.SIGKILL)
@@ -159,8 +149,6 @@ def test_a_kernel_that_dies_as_it_starts_is_restarted_and_the_student_carries_on
             log = Path(hub.log_path).read_text(encoding="utf-8", errors="replace")
             said = [line for line in log.splitlines() if "KernelRestarter" in line][before:]
             return answer, kernel.reconnects, said
-        finally:
-            await student.stop_server()
 
     answer, reconnects, said = run_async(probe())
     print(f"\nthe hub: {said}")

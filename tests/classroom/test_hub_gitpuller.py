@@ -21,9 +21,8 @@ import nbformat
 import pytest
 
 from classroom.hub import mirror
-from classroom.sim.client import Student
 
-from hub_support import PASSWORD, class_hub, run_async
+from hub_support import class_hub, on_own_server, run_async
 
 pytestmark = pytest.mark.hub
 
@@ -67,11 +66,7 @@ def lecturer_publishes_a_fix(bare: Path) -> str:
 
 def test_a_published_fix_arrives_and_the_students_work_stays(hub):
     async def lesson():
-        student = Student(hub.url, NAME, PASSWORD)
-        await student.sign_in()
-        await student.spawn()
-        try:
-            await student.pull(hub.settings.series_repo)
+        async with on_own_server(hub, NAME) as student:
             notebook = await student.notebook("02_mean.ipynb")
             kernel = await student.open_kernel("02_mean.ipynb")
             setup = next(c for c in notebook["cells"] if "SetupProblem" in "".join(c["source"]))
@@ -103,8 +98,6 @@ def test_a_published_fix_arrives_and_the_students_work_stays(hub):
                 student.server("api/contents/layernorm-step-by-step/helpers/checking/exercises.py?content=1")
             )
             return verdict, commit, log, after, notes, extra, json.loads(helpers_text)["content"]
-        finally:
-            await student.stop_server()
 
     verdict, commit, log, after, notes, extra, helpers_text = run_async(lesson())
     assert verdict.startswith("✓ mean"), verdict
