@@ -23,6 +23,7 @@ import numpy as np
 
 from helpers.checking import class_record
 from helpers.checking.cases import STEPS, Case, cases
+from helpers.checking.reading import numbers_of, problem_key, read_result
 from helpers.checking.results import CheckResult, close, match_mistake, run_call, values_text
 from helpers.core.layernorm import DEFAULT_EPS
 
@@ -124,49 +125,7 @@ def check(step: str, fn) -> CheckResult:
 
 def _as_result(step: str, case: Case, value):
     """The returned value as a float array shaped like the expected one, or (None, a sentence)."""
-    if value is None:
-        return None, "Your function returned nothing (None): did you forget `return`?"
-    if isinstance(value, (str, bytes)):
-        return None, (
-            f"Your function returned text (a {type(value).__name__}), {value!r:.40}, not a number: "
-            "return the number itself, without str() or an f-string."
-        )
-    if isinstance(value, (dict, set)):
-        return None, f"Your function returned a {type(value).__name__}; it should return numbers."
-    if step in SCALAR_STEPS and isinstance(value, (list, tuple)):
-        return None, (
-            f"{step}(row) should return a number, not a {type(value).__name__}: "
-            f"return the value itself, without [ ] around it."
-        )
-    try:
-        array = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError):
-        return None, f"Your function returned a {type(value).__name__}, which is not a number or an array of numbers."
-    if step in SCALAR_STEPS:
-        if array.size != 1:
-            return None, f"{step}(row) should return one number; yours returned {array.size} values."
-        return array.reshape(()), None
-    if array.shape != case.expected.shape:
-        if array.size != case.expected.size:
-            return array, (
-                f"Your function returned {array.size} value{'s' if array.size != 1 else ''} "
-                f"(shape {array.shape}) where {case.expected.size} were expected (shape {case.expected.shape}): "
-                "the wrong length."
-            )
-        return array, f"Your function returned shape {array.shape} where {case.expected.shape} was expected."
-    return array, None
-
-
-def problem_key(problem: str) -> str:
-    if "returned text" in problem:
-        return "text"
-    if "not a list" in problem or "not a tuple" in problem:
-        return "list-not-number"
-    return (
-        "wrong-length"
-        if "wrong length" in problem or "values" in problem and "should return one" in problem
-        else ("no-return" if "None" in problem else "wrong-type")
-    )
+    return read_result(step, case.expected.shape, value)
 
 
 def _shown_case(mistake, outcomes, wrong):
@@ -208,10 +167,14 @@ def _failure(step, case: Case, diagnosis: str, got=None, mistake: str | None = N
 
 
 def _safe_text(got) -> str:
+    """The returned value as short text: its numbers, or its repr when it is not numbers; never raises."""
+    array, problem = numbers_of(got)
+    if problem is None:
+        return values_text(array)
     try:
-        return values_text(got)
-    except (TypeError, ValueError):
         return repr(got)[:120]
+    except Exception:  # noqa: BLE001 — a learner's object whose repr raises
+        return f"a {type(got).__name__}"
 
 
 def _first_difference(value, expected) -> str:
