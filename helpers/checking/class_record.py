@@ -47,7 +47,7 @@ STEP_NOTEBOOKS = {
     "answer-normalised": "05",
     "answer-output": "06",
 }
-NOT_AN_ATTEMPT = ("not-written",)  # running the cell before writing the function is not a mistake
+NOT_AN_ATTEMPT = ("not-written", "off-the-page")  # not a mistake: nothing written yet, or a cell that did not run
 _lock = threading.Lock()  # one sender at a time per kernel, so the pending file is rewritten safely
 
 

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.checking import class_record
+from helpers.checking import class_record, page
 from helpers.checking.cases import STEPS, Case, cases
 from helpers.checking.reading import numbers_of, problem_key, read_result
 from helpers.checking.results import CheckResult, close, match_mistake, run_call, values_text
 from helpers.core.layernorm import DEFAULT_EPS
 
 SCALAR_STEPS = ("mean", "variance", "std")
+page.watch()  # in IPython, note each cell's error from now on
 PER_FEATURE = (
     "γ and β are per feature: one per column. Your function treats them as one per row (numpy could "
     "not line the shapes up); write gamma * x_hat + beta, which applies γ and β along each row's features."
@@ -42,6 +43,9 @@ def check(step: str, fn) -> CheckResult:
         return CheckResult(
             str(step), False, f"There is no exercise called {step!r}; the exercises are: {', '.join(STEPS)}."
         )
+    elsewhere = page.off_the_page(fn)  # a cell that failed to define it: no verdict about older code
+    if elsewhere is not None:
+        return CheckResult(name, False, elsewhere, "off-the-page")
     if name == "module":
         from helpers.checking.module_check import check_module  # torch, only here
 
