@@ -24,9 +24,11 @@ ROUNDING_PLACES = (1, 2, 3, 4)
 
 
 U32 = 2.0**-24  # float32's unit roundoff
+U64 = 2.0**-53  # float64's
 FLOAT64_TOLERANCE = (1e-7, 1e-9)  # (relative, absolute): a near miss of 1 + 3e-6 fails; float64 noise is ~1e-16
 FLOAT32_RELATIVE = 1e-4
 FAR = 100.0  # a row is "far from zero" when |μ| is this many times its std: where one-pass breaks in float32
+FAR_FLOAT64 = 1e5  # … and in float64: its cancellation, u·(μ/σ)² ≈ 1e-6, is past FLOAT64_TOLERANCE
 
 
 @dataclass(frozen=True)
@@ -46,27 +48,30 @@ class Case:
         fixed 1e-7 relative (a near miss of 1 + 3e-6 fails). For float32 1e-4 relative plus, row by row,
         eight times the worst rounding of a float32 sum of n values of the row's size, and what the
         mean's own rounding δ = n·u·max|x| does to the variance (δ²): so a correct float32 row far from
-        zero passes, and the one-pass variance, whose error grows with μ² instead of μ, does not."""
-        if self.dtype != np.float32:
+        zero passes, and the one-pass variance, whose error grows with μ² instead of μ, does not. A
+        float64 row far from zero (10⁸ + …) gets the same room at float64's unit roundoff on top of the
+        fixed 1e-7, so that a correct function whose mean rounds in the last place passes there too."""
+        if self.dtype != np.float32 and not self.far_from_zero:
             return FLOAT64_TOLERANCE
+        unit, relative, floor = (U32, FLOAT32_RELATIVE, 1e-6) if self.dtype == np.float32 else (U64, 1e-7, 1e-9)
         x = np.asarray(self.args[0], dtype=np.float64)
         n = x.shape[-1]
         if self.step == "scale_shift":
             return (FLOAT32_RELATIVE, 1e-5 + 1e-5 * float(np.max(np.abs(self.args[1]))))
-        room = 8 * n * U32  # eight times the worst rounding of a float32 sum of n values
+        room = 8 * n * unit  # eight times the worst rounding of a sum of n values
         eps = self.args[1] if len(self.args) > 1 else 0.0
         top = np.max(np.abs(x), axis=-1, keepdims=True)
         var = x.var(axis=-1, keepdims=True)
-        delta = n * U32 * top  # the float32 mean's own rounding
+        delta = n * unit * top  # the mean's own rounding
         if self.step == "mean":
-            atol = 1e-6 + room * top
+            atol = floor + room * top
         elif self.step == "variance":
-            atol = 1e-6 + room * var + delta**2
+            atol = floor + room * var + delta**2
         elif self.step == "std":
-            atol = 1e-6 + room * np.sqrt(var) + delta**2 / (np.sqrt(var + eps + delta**2) + np.sqrt(var + eps))
+            atol = floor + room * np.sqrt(var) + delta**2 / (np.sqrt(var + eps + delta**2) + np.sqrt(var + eps))
         else:  # x̂, row by row: the mean's rounding, u·|x|, divided by the row's std
-            atol = 1e-5 + room * top / np.sqrt(var + eps)
-        return (FLOAT32_RELATIVE, atol.reshape(()) if self.step in ("mean", "variance", "std") else atol)
+            atol = 10 * floor + room * top / np.sqrt(var + eps)
+        return (relative, atol.reshape(()) if self.step in ("mean", "variance", "std") else atol)
 
     @property
     def far(self) -> bool:
@@ -78,8 +83,15 @@ class Case:
 
     @property
     def far_from_zero(self) -> bool:
-        """True for a float32 case far from zero: where the one-pass variance fails."""
-        return self.dtype == np.float32 and self.far
+        """True for a case far enough from zero, in its own precision, for the one-pass variance to fail:
+        |μ| ≥ 100 σ in float32, |μ| ≥ 10⁵ σ in float64."""
+        if self.dtype == np.float32:
+            return self.far
+        if self.step == "scale_shift":
+            return False
+        x = np.atleast_2d(np.asarray(self.args[0], dtype=np.float64))
+        spread = x.std(axis=-1)  # a constant row is not one: a wrong answer there has other causes too
+        return bool(np.any((spread > 0) & (np.abs(x.mean(axis=-1)) >= FAR_FLOAT64 * spread)))
 
 
 @dataclass(frozen=True)
@@ -119,6 +131,7 @@ def rows() -> list[tuple[str, np.ndarray]]:
         ("a row far from zero at float64's edge (10,000 added, spread 10)", np.round(rng.normal(0, 10, 6), 3) + 1e4)
     )
     found.append(("a constant row far from zero (every value 10000.3)", np.full(3, 10000.3)))
+    found.append(("a row far from zero in float64 (100,000,000 added to 0, 1, 2)", 1e8 + np.array([0.0, 1.0, 2.0])))
     return found
 
 
@@ -142,6 +155,12 @@ def matrices() -> list[tuple[str, np.ndarray]]:
         )
     )
     found.append(("a 1 × 4 matrix (one token)", np.round(rng.normal(0, 1, (1, 4)), 3)))
+    found.append(
+        (
+            "a 2 × 4 matrix far from zero in float64 (100,000,000 added)",
+            1e8 + np.array([[0.0, 1.0, 2.0, 3.0], [0.5, -1.0, 2.5, 4.0]]),
+        )
+    )
     found.append(("a 2 × 3 matrix of small spread (σ² ≈ 1e-4)", np.round(rng.normal(0, 0.01, (2, 3)), 5)))
     return found
 

@@ -133,8 +133,8 @@ def _as_result(step: str, case: Case, value):
 
 
 def _shown_case(mistake, outcomes, wrong):
-    """The failing case to show with a named mistake: for the one-pass variance, the float32 row far
-    from zero where it fails; otherwise the first failing case."""
+    """The failing case to show with a named mistake: for the one-pass variance, the row far from zero
+    (for its precision) where it fails; otherwise the first failing case."""
     if mistake.key == "one-pass":
         return next((case, value) for case, value in wrong if case.far_from_zero)
     return wrong[0]
@@ -207,6 +207,7 @@ def _summary(found) -> str:
     if any(np.any(np.all(x == x[:, :1], axis=-1)) for x in inputs):
         parts.append("a constant row")
     if any(case.far for case in found):
-        parts.append("values far from zero" + (" (in float32 too)" if any(c.far_from_zero for c in found) else ""))
+        kinds = sorted({"float32" if c.dtype == np.float32 else "float64" for c in found if c.far_from_zero})
+        parts.append("values far from zero" + (f" (in {' and '.join(kinds)})" if kinds else ""))
     kinds = {case.dtype for case in found}
     return ", ".join(parts) + (", in float32 and float64" if np.float32 in kinds else ", in float64 only")

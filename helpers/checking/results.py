@@ -135,7 +135,7 @@ def match_mistake(step: str, outcomes):
     """The first named mistake whose results match the learner's on every (case, result) of ``outcomes``
     (result None where the function raised); single mistakes are tried before two at once; rounding
     matches any rounded form, case by case; the one-pass variance, right in exact arithmetic, matches a
-    function wrong only on float32 rows far from zero."""
+    function wrong only on rows far from zero for their precision (float32 or float64)."""
     for mistake in mistakes(step):
         if mistake.key == "rounding":
             if all(
@@ -166,7 +166,7 @@ def match_mistake(step: str, outcomes):
 
 
 def _one_pass_pattern(outcomes) -> bool:
-    """Right (to the tolerance) on every case but some float32 ones far from zero, and wrong there."""
+    """Right (to the tolerance) on every case but some far from zero for their precision, and wrong there."""
     wrong = [
         case
         for case, value in outcomes
@@ -176,12 +176,26 @@ def _one_pass_pattern(outcomes) -> bool:
 
 
 def values_text(value, limit: int = 8) -> str:
-    """A number, a row or a matrix as short text: six significant digits, at most ``limit`` values a row
-    and four rows."""
+    """A number, a row or a matrix as short text: six significant digits, more where six would print two
+    different values the same (1e8 and 1e8 + 1), at most ``limit`` values a row and four rows."""
     array = np.asarray(value, dtype=np.float64)
+    digits = _digits(array)
+    return _text(array, limit, digits)
+
+
+def _digits(array: np.ndarray) -> int:
+    """The fewest significant digits, 6 or more, at which the distinct values of ``array`` print distinctly."""
+    values = np.unique(array[np.isfinite(array)])[:200]
+    for digits in range(6, 18):
+        if len({f"{v:.{digits}g}" for v in values}) == len(values):
+            return digits
+    return 17
+
+
+def _text(array: np.ndarray, limit: int, digits: int) -> str:
     if array.ndim == 0:
-        return f"{float(array):.6g}"
+        return f"{float(array):.{digits}g}"
     if array.ndim == 1:
-        items = [f"{v:.6g}" for v in array[:limit]] + (["…"] if array.size > limit else [])
+        items = [f"{v:.{digits}g}" for v in array[:limit]] + (["…"] if array.size > limit else [])
         return "[" + ", ".join(items) + "]"
-    return "[" + ", ".join(values_text(row, limit) for row in array[:4]) + (", …]" if array.shape[0] > 4 else "]")
+    return "[" + ", ".join(_text(row, limit, digits) for row in array[:4]) + (", …]" if array.shape[0] > 4 else "]")

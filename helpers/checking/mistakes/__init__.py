@@ -21,6 +21,7 @@ from helpers.checking.mistakes.sentences import (
     fixed,
     n_minus_1,
     no_eps,
+    one_pass,
     root_eps_outside,
     width,
 )
@@ -146,11 +147,7 @@ def _catalogue() -> tuple[Mistake, ...]:
         "the one-pass variance E[x²] − E[x]²",
         {"one_pass": True},
         [*ROW, MATRIX],
-        fixed(
-            "E[x²] − E[x]² equals the variance in exact arithmetic, but far from zero in float32 both terms "
-            "are huge and nearly equal, and subtracting them cancels the digits that matter (notebook 09 "
-            "shows it). Subtract the mean first, then square: the mean of (x − μ)²."
-        ),
+        one_pass,
         signature=True,
     )
     add(

@@ -86,3 +86,21 @@ def width(c: Context) -> str:
 
 def fixed(text: str):
     return lambda _context: text
+
+
+def one_pass(c: Context) -> str:
+    """The one-pass variance, told with the row that shows it: how far from zero it is, in its precision."""
+    rows = c.rows
+    worst = int(np.argmax(np.abs(rows.mean(axis=-1)) / (rows.std(axis=-1) + 1e-30)))
+    mean, var = float(rows[worst].mean()), float(rows[worst].var())
+    where = (
+        f" Here the mean is {mean:.10g} and the variance only {var:.3g}: E[x²] ≈ {mean * mean:.3g}, so the "
+        "digits that make the variance are lost."
+        if abs(mean) > 0 and var > 0
+        else ""
+    )
+    return (
+        "E[x²] − E[x]² equals the variance in exact arithmetic, but far from zero both terms are huge and "
+        "nearly equal, and subtracting them cancels the digits that matter, in float32 and in float64 alike "
+        f"(notebook 09 shows it).{where} Subtract the mean first, then square: the mean of (x − μ)²."
+    )
