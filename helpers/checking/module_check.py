@@ -5,7 +5,8 @@ by ``import helpers``; it never imports exercises (what both need is in helpers.
 module may be a class taking ``(n_features, eps=1e-5)`` or an instance; its forward takes a tensor whose
 last axis is the features. Checked, in order: it can be built for 3 and for 5 features (a hard-coded
 width fails at 5), it has learnable γ and β (one per feature), its output matches LayerNorm on unseen
-batches (float32 and float64), it uses γ and β the right way round, gradients flow back to the input and
+batches, near zero and far from it, in float32 and float64 (so the one-pass variance is named in both), it
+uses γ and β the right way round, gradients flow back to the input and
 to γ and β, and it follows its own eps (built with eps=0.1, or an instance with its ``eps`` set to 0.1),
 so a hard-coded 1e-5 is caught. A missing ``super().__init__()`` is named in plain words.
 """
@@ -63,7 +64,11 @@ def _check_module(module) -> CheckResult:
         )
     rng = np.random.default_rng(SEED + 3)
     count = 0
+    scalar = _scalar_parameters(module) if not isinstance(module, type) else None
+    if scalar is not None:
+        return fail(scalar, "scalar-gamma")
     widths = WIDTHS if isinstance(module, type) else (_width(module),)
+    wide = False  # γ and β of shape (1, n): accepted, and said so
     for n in widths:
         if n is None:
             return fail(
@@ -85,6 +90,9 @@ def _check_module(module) -> CheckResult:
                     "hard-coded-width" if hard else built.key,
                 )
             layer = built.value
+            scalar = _scalar_parameters(layer)
+            if scalar is not None:
+                return fail(scalar, "scalar-gamma")
         else:
             layer = module
         params = [p for p in layer.parameters() if p.requires_grad]
@@ -94,7 +102,7 @@ def _check_module(module) -> CheckResult:
                 "training can change them.",
                 "no-parameters",
             )
-        if sorted(tuple(p.shape) for p in params) != [(n,), (n,)]:
+        if len(params) != 2 or not all(_per_feature(tuple(p.shape), n) for p in params):
             shapes = ", ".join(str(tuple(p.shape)) for p in params)
             hard = n != WIDTHS[0] and isinstance(module, type)
             return fail(
@@ -105,56 +113,23 @@ def _check_module(module) -> CheckResult:
                 ),
                 "hard-coded-width" if hard else "parameter-shape",
             )
-        for dtype in (torch.float32, torch.float64):
-            x = np.round(rng.normal(0, 1.5, (2, 4, n)), 3) + (100.0 if dtype == torch.float64 else 0.0)
-            result = _forward(layer, x, dtype, n)
+        wide = wide or any(p.dim() > 1 for p in params)
+        outcomes = []
+        for label, dtype, x in _batches(rng, n):
+            result = _forward(layer, x, getattr(torch, dtype), n)
             count += 1
             if isinstance(result, CheckResult):
                 return result
             case = Case(
-                f"a batch of shape {x.shape} in {str(dtype).replace('torch.', '')}, first token",
+                f"{label}, first token",
                 (x, DEFAULT_EPS),
                 layer_norm_forward(x, DEFAULT_EPS)[0],
-                np.float32 if dtype == torch.float32 else np.float64,
+                np.float32 if dtype == "float32" else np.float64,
             )
-            if not close(result, case.expected, case):
-                if close(result, np.ones_like(result), case):
-                    scale = [m for m in mistakes("scale_shift") if m.key == "gamma-beta-swapped"][0]
-                    return fail(
-                        f"Looks like a known mistake: {scale.name} (with γ = 1 and β = 0 every output is 1). {scale.advice(x)}",
-                        scale.key,
-                        case.label,
-                        values_text(case.expected[0, 0]),
-                        values_text(result[0, 0]),
-                        values_text(x[0, 0]),
-                    )
-                mistake = match_mistake("layer_norm", [(case, result)])
-                if mistake is not None and mistake.key not in ("wrong-axis", "no-axis", "lost-keepdims"):
-                    return fail(
-                        f"Looks like a known mistake: {mistake.name}. {mistake.advice(x)}",
-                        mistake.key,
-                        case.label,
-                        values_text(case.expected[0, 0]),
-                        values_text(result[0, 0]),
-                        values_text(x[0, 0]),
-                    )
-                if mistake is not None:
-                    return fail(
-                        f"Looks like a known mistake: {mistake.name}. Use dim=-1 and keepdim=True.",
-                        mistake.key,
-                        case.label,
-                        values_text(case.expected[0, 0]),
-                        values_text(result[0, 0]),
-                        values_text(x[0, 0]),
-                    )
-                return fail(
-                    "Its output differs from LayerNorm (with γ = 1, β = 0 as a new layer starts).",
-                    None,
-                    case.label,
-                    values_text(case.expected[0, 0]),
-                    values_text(result[0, 0]),
-                    values_text(x[0, 0]),
-                )
+            outcomes.append((case, result))
+        problem = _compare(outcomes)
+        if problem is not None:
+            return fail(*problem)
         problem = _gamma_beta_and_gradients(layer, n, rng)
         if problem is not None:
             return fail(*problem)
@@ -163,12 +138,85 @@ def _check_module(module) -> CheckResult:
     problem = _own_eps(module, *first, rng)  # after the widths, so that a hard-coded width is named first
     if problem is not None:
         return fail(*problem)
+    shape = (
+        " Its γ and β have shape (1, n): one per feature, which broadcasts over the last axis just as "
+        "nn.LayerNorm's shape (n,) does."
+        if wide
+        else ""
+    )
     return CheckResult(
         "module",
         True,
-        f"right on {count} unseen batches ({' and '.join(map(str, widths))} features, "
-        "float32 and float64); γ and β are learnable and gradients flow.",
+        f"right on {count} unseen batches ({' and '.join(map(str, widths))} features, float32 and float64, "
+        "near zero and far from it); γ and β are learnable and gradients flow." + shape,
         count=count,
+    )
+
+
+def _batches(rng, n):
+    """(label, dtype, batch): near zero and far from it in each precision; far enough that the one-pass
+    variance fails there (+1000 in float32, 10⁸ in float64, in halves that float64 holds exactly)."""
+    shape = (2, 4, n)
+    return [
+        (f"a batch of shape {shape} in float32", "float32", np.round(rng.normal(0, 1.5, shape), 3)),
+        (
+            f"a batch of shape {shape} in float32, far from zero (1000 added)",
+            "float32",
+            np.round(rng.normal(0, 1.0, shape), 3) + 1000.0,
+        ),
+        (f"a batch of shape {shape} in float64", "float64", np.round(rng.normal(0, 1.5, shape), 3) + 100.0),
+        (
+            f"a batch of shape {shape} in float64, far from zero (100,000,000 added)",
+            "float64",
+            np.round(rng.normal(0, 1.5, shape) * 2) / 2 + 1e8,
+        ),
+    ]
+
+
+def _compare(outcomes):
+    """None when every batch's output is LayerNorm's; else the failure's words, the named mistake's if
+    one explains every batch (the one-pass variance shown on the batch far from zero where it fails)."""
+    wrong = [(case, result) for case, result in outcomes if not close(result, case.expected, case)]
+    if not wrong:
+        return None
+    case, result = wrong[0]
+    x = case.args[0]
+
+    def shown(words, key, where=(case, result)):
+        (at, got), data = where, where[0].args[0]
+        return (words, key, at.label, values_text(at.expected[0, 0]), values_text(got[0, 0]), values_text(data[0, 0]))
+
+    if close(result, np.ones_like(result), case):
+        scale = [m for m in mistakes("scale_shift") if m.key == "gamma-beta-swapped"][0]
+        return shown(
+            f"Looks like a known mistake: {scale.name} (with γ = 1 and β = 0 every output is 1). {scale.advice(x)}",
+            scale.key,
+        )
+    mistake = match_mistake("layer_norm", outcomes)
+    if mistake is None:
+        return shown("Its output differs from LayerNorm (with γ = 1, β = 0 as a new layer starts).", None)
+    if mistake.key == "one-pass":
+        at = next((c, r) for c, r in wrong if c.far_from_zero)
+        return shown(f"Looks like a known mistake: {mistake.name}. {mistake.advice(at[0].args[0])}", mistake.key, at)
+    if mistake.key in ("wrong-axis", "no-axis", "lost-keepdims"):
+        return shown(f"Looks like a known mistake: {mistake.name}. Use dim=-1 and keepdim=True.", mistake.key)
+    return shown(f"Looks like a known mistake: {mistake.name}. {mistake.advice(x)}", mistake.key)
+
+
+def _per_feature(shape: tuple, n: int) -> bool:
+    """One number per feature: shape (n,), or (1, n) / (1, 1, n), which broadcast over the last axis alike."""
+    return len(shape) >= 1 and shape[-1] == n and all(size == 1 for size in shape[:-1])
+
+
+def _scalar_parameters(layer) -> str | None:
+    """The sentence for a module whose learnable parameters are all single numbers (shape ()), or None."""
+    params = [p for p in layer.parameters() if p.requires_grad]
+    if not params or any(p.dim() > 0 for p in params):
+        return None
+    return (
+        f"Its {len(params)} learnable parameter{'s are single numbers' if len(params) > 1 else ' is a single number'} "
+        "(shape ()): one scale and one shift shared by every feature. LayerNorm learns one γ and one β per "
+        "feature, shape (n_features,): nn.Parameter(torch.ones(n_features)) and nn.Parameter(torch.zeros(n_features))."
     )
 
 
@@ -227,8 +275,8 @@ def _own_eps(module, layer, n, rng):
 
 
 def _width(layer):
-    shapes = [tuple(p.shape) for p in layer.parameters()]
-    return shapes[0][-1] if shapes and shapes[0] else None
+    shapes = [tuple(p.shape) for p in layer.parameters() if p.dim() > 0]
+    return shapes[0][-1] if shapes else None
 
 
 def _forward(layer, x, dtype, n):

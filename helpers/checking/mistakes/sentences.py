@@ -90,11 +90,12 @@ def fixed(text: str):
 
 def one_pass(c: Context) -> str:
     """The one-pass variance, told with the row that shows it: how far from zero it is, in its precision."""
-    rows = c.rows
+    rows = c.rows.reshape(-1, c.n)  # a batch of any shape: its tokens
     worst = int(np.argmax(np.abs(rows.mean(axis=-1)) / (rows.std(axis=-1) + 1e-30)))
     mean, var = float(rows[worst].mean()), float(rows[worst].var())
     where = (
-        f" Here the mean is {mean:.10g} and the variance only {var:.3g}: E[x²] ≈ {mean * mean:.3g}, so the "
+        f" Here {'the' if len(rows) == 1 else 'one'} row's mean is {mean:.10g} and its variance only {var:.3g}: "
+        f"E[x²] ≈ {mean * mean:.3g}, so the "
         "digits that make the variance are lost."
         if abs(mean) > 0 and var > 0
         else ""
