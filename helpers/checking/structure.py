@@ -1,0 +1,91 @@
+"""Does a learner's function loop in Python? Read from its code's structure, never from its timing.
+
+Notebook 07 asks for ``layer_norm`` "with no loop over the rows". :func:`python_loops` parses the
+function's own source (``inspect.getsource`` and ``ast``) and lists each Python loop in it: a ``for`` or
+``while`` statement, a comprehension, or a call that loops in Python for you (``map``,
+``np.apply_along_axis``, ``np.vectorize``), each with its line and whether it runs over the rows (it
+iterates over the matrix itself, ``range(len(x))`` or ``range(x.shape[0])``). Pure reading: no numpy.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+from dataclasses import dataclass
+
+LOOPING_CALLS = ("map", "apply_along_axis", "vectorize")
+
+
+@dataclass(frozen=True)
+class Loop:
+    """One Python loop: its ``line`` in the function (1 is the ``def`` line), the ``text`` of that line,
+    and whether it goes ``over_rows`` (over the function's first argument, the matrix)."""
+
+    line: int
+    text: str
+    over_rows: bool
+
+
+def python_loops(fn) -> list[Loop] | None:
+    """The Python loops in ``fn``'s source, in order; None when its source cannot be read. Never raises."""
+    try:
+        source = textwrap.dedent(inspect.getsource(fn))
+        tree = ast.parse(source)
+    except Exception:  # noqa: BLE001 — a builtin, a lambda inside an expression, a function built by exec
+        return None
+    function = next((node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.Lambda))), None)
+    if function is None:
+        return None
+    arguments = function.args.posonlyargs + function.args.args
+    matrix = arguments[0].arg if arguments else None
+    lines = source.splitlines()
+    found = []
+    for node in ast.walk(function):
+        iterated = _iterated(node)
+        if iterated is False:
+            continue
+        line = getattr(node, "lineno", 1)
+        text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+        found.append(Loop(line, text[:80], any(_over(matrix, it) for it in iterated)))
+    return sorted(found, key=lambda loop: loop.line)
+
+
+def _iterated(node):
+    """False when ``node`` is no loop; else the expressions it iterates over (empty when unknown)."""
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        return [node.iter]
+    if isinstance(node, ast.While):
+        return [node.test]
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+        return [generator.iter for generator in node.generators]
+    if isinstance(node, ast.Call):
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+        if name in LOOPING_CALLS:
+            return list(node.args)
+    return False
+
+
+def _over(matrix: str | None, expression) -> bool:
+    """Whether ``expression`` runs over the rows of ``matrix``: ``x``, ``enumerate(x)``, ``range(len(x))``,
+    ``range(x.shape[0])``, ``zip(x, …)``."""
+    if matrix is None:
+        return False
+    names = {node.id for node in ast.walk(expression) if isinstance(node, ast.Name)}
+    if matrix not in names:
+        return False
+    text = ast.unparse(expression).replace(" ", "")
+    if text == matrix or text in (f"enumerate({matrix})", f"{matrix}.tolist()", f"list({matrix})"):
+        return True
+    rows = (f"len({matrix})", f"{matrix}.shape[0]", f"{matrix}.shape[-2]", f"{matrix}.size(0)")
+    return any(row in text for row in rows) or text.startswith("zip(") and f"({matrix}," in text
+
+
+def loop_words(loops: list[Loop] | None) -> str:
+    """The verdict's words about loops: '' when there is none, else which one and where."""
+    if not loops:
+        return ""
+    first = next((loop for loop in loops if loop.over_rows), loops[0])
+    kind = "a Python loop over the rows" if first.over_rows else "a Python loop"
+    more = f" (and {len(loops) - 1} more)" if len(loops) > 1 else ""
+    return f"{kind} (line {first.line} of the function, `{first.text}`){more}"
