@@ -259,8 +259,7 @@ def mistakes(step: str) -> list[Mistake]:
             return np.asarray(value).reshape(()) if step in ("mean", "variance", "std") else np.asarray(value)
 
         found.append(Mistake(entry.key, entry.name, entry, None if entry.signature else result))
-    if step != "scale_shift":
-        found.append(Mistake(catalogue.ROUNDING.key, catalogue.ROUNDING.name, catalogue.ROUNDING, None))
+    found.append(Mistake(catalogue.ROUNDING.key, catalogue.ROUNDING.name, catalogue.ROUNDING, None))
     return found
 
 

@@ -155,8 +155,8 @@ def match_mistake(step: str, outcomes):
                 theirs = mistake.result(case.args)
             except (ValueError, IndexError, TypeError):
                 theirs = None
-            if theirs is None and value is None:
-                continue
+            if value is None and (theirs is None or not np.all(np.isfinite(theirs))):
+                continue  # it raised where the mistake fails, or divides by zero (Python raises where numpy gives NaN)
             if theirs is None or value is None or np.shape(theirs) != np.shape(value) or not close(value, theirs, case):
                 matched = False
                 break
