@@ -169,13 +169,36 @@ def diagnose(
             f"rounds to {format_number(expected, typed)} (exactly {shown}).",
             "extra-places",
         )
+    # One rule for an answer worked by hand (notebooks 03–08 alike, written in lecturer/exercises.md): every
+    # step rounded to the places the answer is typed with (at least those asked) is right up to rounding,
+    # however far that carried it; steps rounded to fewer places are named below as rounding along the way.
+    known = list(_mistakes(row, record, quantity, index, eps))
+    hand_places = next(  # the places of a by-hand working (every step at the places typed or more) giving these digits
+        (
+            p
+            for p, h in _hand_values(row, quantity, index, eps, places, gamma, beta)
+            if _same_at(value, h, places) and not _same_at(h, expected, places)
+        ),
+        None,
+    )
+    by_hand_too = hand_places is not None
+    rival = any(  # a known mistake with these very digits, further than rounding from the right ones
+        key != "rounding"
+        and _same_at(value, c, places)
+        and abs(round_half_away_from_zero(c, places) - round_half_away_from_zero(expected, places)) > unit * (1 + 1e-9)
+        for key, c, _ in known
+    )
+    if by_hand_too and not rival:
+        return verdict(
+            ROUNDING,
+            f"That is what rounding every step to {_places(hand_places)} by hand gives, so it is right up to "
+            f"rounding; the exact value is {shown}: keep more digits in the steps to get it.",
+            "last-place",
+        )
+    sign = _sign_slip(quantity, value, expected, by_hand, unit + slack)
+    if sign is not None:
+        return verdict(WRONG, sign, "sign")
     if off <= unit + slack:
-        if quantity != "mean" and by_hand is not None and abs(by_hand - value) <= 1e-9 * abs(by_hand) + 1e-15:
-            return verdict(
-                ROUNDING,
-                f"That is what rounding every step to {_places(places)} by hand gives; the exact value is {shown}.",
-                "last-place",
-            )
         if _same_at(value, math.trunc(expected * 10**places) / 10**places, places):
             return verdict(
                 WRONG,
@@ -198,8 +221,35 @@ def diagnose(
     ]
     if matches:  # a mistake with the answer's very digits first, single mistakes before two at once, then the nearest
         *_, mistake, hint = min(matches)
+        if by_hand_too and mistake != "rounding":  # the same digits two ways: both said
+            hint += (
+                f" (Rounding every step to {_places(hand_places)} by hand gives these digits too: if that is what you "
+                "did, keep more digits in the steps.)"
+            )
         return verdict(WRONG, hint, mistake)
     return verdict(WRONG, f"Not quite. {_HOW_TO[quantity]}")
+
+
+_SIGN_TIPS = {
+    "mean": "Check the sign of each value as you add them up.",
+    "variance": "A variance is a mean of squares: it is never negative.",
+    "std": "A standard deviation is a square root: it is never negative.",
+    "normalised": "x̂ = (x − μ) / √(σ² + ε): a value above the mean gives a positive x̂, one below it a negative x̂.",
+    "output": "y = γ · x̂ + β: check the sign of x̂ first (x − μ, not μ − x), then of γ · x̂ and β.",
+}
+
+
+def _sign_slip(quantity: str, value: float, expected: float, by_hand, room: float) -> str | None:
+    """The sentence for an answer of the right size with the wrong sign (to the last place typed, or by
+    hand), or None."""
+    if value == 0 or expected == 0 or (value > 0) == (expected > 0) or abs(expected) <= room:
+        return None
+    if abs(value + expected) > room and (by_hand is None or abs(value + by_hand) > room):
+        return None
+    return (
+        "A sign slip: the size is right, but the answer is "
+        f"{'positive' if expected > 0 else 'negative'}. {_SIGN_TIPS[quantity]}"
+    )
 
 
 def _places(count: int) -> str:
@@ -209,6 +259,22 @@ def _places(count: int) -> str:
 def _same_at(a: float, b: float, places: int) -> bool:
     """True when ``a`` and ``b`` round (half away from zero) to the same number at ``places``."""
     return round_half_away_from_zero(a, places) == round_half_away_from_zero(b, places)
+
+
+HAND_EXTRA_PLACES = 2  # by hand, steps kept to the places typed or up to this many more
+
+
+def _hand_values(row, quantity, index, eps, places, gamma=None, beta=None):
+    """(places, value) for working every step by hand to the places typed, or one or two more (the
+    mean has one step only: rounding it is rounding the answer)."""
+    if quantity == "mean":
+        return []
+    found = []
+    for p in range(places, places + HAND_EXTRA_PLACES + 1):
+        value = _hand_value(row, quantity, index, eps, p, gamma, beta)
+        if value is not None:
+            found.append((p, value))
+    return found
 
 
 def _hand_value(row, quantity, index, eps, places, gamma=None, beta=None) -> float | None:

@@ -182,22 +182,42 @@ def test_forgot_eps_on_a_nearly_constant_row():
     assert verdict.mistake in ("no-eps", "eps-outside-root") and verdict.kind == WRONG
 
 
-def test_rounded_too_early_row_5_three_places():
+def test_every_step_rounded_to_the_places_typed_is_right_up_to_rounding_however_far_it_drifts():
+    # One rule (lecturer/exercises.md): every step by hand at the places typed or more is ≈, with the exact value.
     mean, _, variance, std, normalised = hand_steps(ROW5, 3)
     assert (variance, std) == (0.003, 0.055)  # the lesson's hand arithmetic breaks here
     verdict = diagnose(ROW5, "std", typed(std, 3))
-    assert (verdict.kind, verdict.mistake) == (WRONG, "rounding")
-    assert "3 decimal places" in verdict.hint
-    verdict = diagnose(ROW5, "normalised", typed(normalised[0], 2), index=0)  # -0.62, exact -0.574
-    assert (verdict.kind, verdict.mistake) == (WRONG, "rounding")
-
-
-def test_rounded_too_early_row_1_two_places():
+    assert (verdict.kind, verdict.mistake) == (ROUNDING, "last-place")
+    assert "3 decimal places" in verdict.hint and "0.05862" in verdict.hint
+    verdict = diagnose(ROW5, "normalised", typed(normalised[0], 2), index=0, places=2)  # -0.62, exact -0.574
+    assert (verdict.kind, verdict.mistake) == (ROUNDING, "last-place"), verdict
     *_, normalised = hand_steps(ROW1, 2)
     assert normalised[1] == -1.29  # exact -1.2707
     verdict = diagnose(ROW1, "normalised", typed(normalised[1], 2), index=1)
-    assert (verdict.kind, verdict.mistake) == (WRONG, "rounding")
+    assert (verdict.kind, verdict.mistake) == (ROUNDING, "last-place")
+
+
+def test_steps_rounded_to_fewer_places_than_typed_are_named_rounding_along_the_way():
+    *_, normalised = hand_steps(ROW1, 2)  # steps at 2 places, the answer typed with 3
+    verdict = diagnose(ROW1, "normalised", typed(normalised[1], 3), index=1)
+    assert (verdict.kind, verdict.mistake) == (WRONG, "rounding"), verdict
     assert "2 decimal places" in verdict.hint
+
+
+@pytest.mark.parametrize("quantity, index", [("mean", None), ("normalised", 0), ("normalised", 1), ("output", 2)])
+def test_a_sign_slip_is_named(quantity, index):
+    question = {"gamma": [2.0, 1.0, 3.0], "beta": [0.0, 0.5, -1.0]} if quantity == "output" else {}
+    exact = expected_value(ROW1, quantity, index, **question)
+    verdict = diagnose(ROW1, quantity, f"{-exact:.4f}", index=index, **question)
+    assert (verdict.kind, verdict.mistake) == (WRONG, "sign"), verdict
+    assert "sign slip" in verdict.hint and ("positive" if exact > 0 else "negative") in verdict.hint
+
+
+def test_a_negative_variance_or_std_is_a_sign_slip_with_its_reason():
+    for quantity in ("variance", "std"):
+        exact = expected_value(ROW1, quantity)
+        verdict = diagnose(ROW1, quantity, f"{-exact:.4f}")
+        assert verdict.mistake == "sign" and "never negative" in verdict.hint
 
 
 def test_a_wrong_answer_matching_no_mistake_gets_the_recipe():

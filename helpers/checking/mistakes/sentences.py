@@ -39,6 +39,24 @@ def number(value: float) -> str:
     return f"{value:.6g}"
 
 
+def pair(a: float, b: float) -> tuple[str, str, bool]:
+    """``a`` and ``b`` as text with six significant digits, or more until they print differently:
+    (a's text, b's text, whether they differ at all in float64's 17 digits)."""
+    for digits in range(6, 18):
+        first, second = f"{a:.{digits}g}", f"{b:.{digits}g}"
+        if first != second:
+            return first, second, True
+    return first, second, False
+
+
+def moves(a: float, b: float, what: str) -> str:
+    """ "moves the std from 1.193928 to 1.193932", or that the two are equal at float64's precision."""
+    first, second, differ = pair(a, b)
+    if not differ:
+        return f"leaves {what} at {first} (the two are equal at float64's precision)"
+    return f"moves {what} from {first} to {second}"
+
+
 def n_minus_1(c: Context) -> str:
     return (
         f"LayerNorm's variance divides by n = {c.n}, not by n − 1 = {c.n - 1}. Dividing by n − 1 (the "
@@ -52,8 +70,8 @@ def eps_moves(c: Context) -> str:
         return " Without it a constant row (σ² = 0) divides 0 by 0."
     var = c.variance
     return (
-        f" Here σ² = {var:.4g}, and ε = {c.eps:g} moves the std from {number(np.sqrt(var))} to "
-        f"{number(np.sqrt(var + c.eps))} ({np.sqrt(var + c.eps) / np.sqrt(var) - 1:.1e} of its size)."
+        f" Here σ² = {var:.4g}, and ε = {c.eps:g} {moves(np.sqrt(var), np.sqrt(var + c.eps), 'the std')} "
+        f"({np.sqrt(var + c.eps) / np.sqrt(var) - 1:.1e} of its size)."
     )
 
 
@@ -63,8 +81,13 @@ def no_eps(c: Context) -> str:
 
 def eps_outside(c: Context) -> str:
     var = c.variance
+    inside, outside, differ = pair(np.sqrt(var + c.eps), np.sqrt(var) + c.eps)
     return "ε goes inside the square root: √(σ² + ε), not √σ² + ε." + (
-        f" Here that is {number(np.sqrt(var + c.eps))}, against {number(np.sqrt(var) + c.eps)} with ε outside."
+        (
+            f" Here that is {inside}, against {outside} with ε outside."
+            if differ
+            else f" Here both give {inside} (equal at float64's precision)."
+        )
         if not c.constant
         else ""
     )
