@@ -169,9 +169,10 @@ def diagnose(
             f"rounds to {format_number(expected, typed)} (exactly {shown}).",
             "extra-places",
         )
-    # One rule for an answer worked by hand (notebooks 03–08 alike, written in lecturer/exercises.md): every
-    # step rounded to the places the answer is typed with (at least those asked) is right up to rounding,
-    # however far that carried it; steps rounded to fewer places are named below as rounding along the way.
+    # One rule for an answer worked by hand (every notebook alike, written in lecturer/exercises.md): every
+    # step rounded to the places the answer is typed with (or one or two more) is right up to rounding while
+    # that keeps it within 1 % of the exact value or 2 units of its last place; further off, or with steps
+    # rounded to fewer places, it is named below as rounding along the way.
     known = list(_mistakes(row, record, quantity, index, eps))
     hand_places = next(  # the places of a by-hand working (every step at the places typed or more) giving these digits
         (
@@ -182,17 +183,20 @@ def diagnose(
         None,
     )
     by_hand_too = hand_places is not None
+    carried = off <= max(HAND_UNITS * unit, HAND_DRIFT * abs(expected)) + slack  # what rounding by hand may do
     rival = any(  # a known mistake with these very digits, further than rounding from the right ones
         key != "rounding"
         and _same_at(value, c, places)
         and abs(round_half_away_from_zero(c, places) - round_half_away_from_zero(expected, places)) > unit * (1 + 1e-9)
         for key, c, _ in known
     )
-    if by_hand_too and not rival:
+    if by_hand_too and carried and not rival:
         return verdict(
             ROUNDING,
             f"That is what rounding every step to {_places(hand_places)} by hand gives, so it is right up to "
-            f"rounding; the exact value is {shown}: keep more digits in the steps to get it.",
+            f"rounding; the exact value is {shown}"
+            + (f", {_drift(value, expected, places)} away" if off > unit + slack else "")
+            + ": keep more digits in the steps to get it.",
             "last-place",
         )
     sign = _sign_slip(quantity, value, expected, by_hand, unit + slack)
@@ -221,7 +225,7 @@ def diagnose(
     ]
     if matches:  # a mistake with the answer's very digits first, single mistakes before two at once, then the nearest
         *_, mistake, hint = min(matches)
-        if by_hand_too and mistake != "rounding":  # the same digits two ways: both said
+        if by_hand_too and carried and mistake != "rounding":  # the same digits two ways: both said
             hint += (
                 f" (Rounding every step to {_places(hand_places)} by hand gives these digits too: if that is what you "
                 "did, keep more digits in the steps.)"
@@ -252,6 +256,12 @@ def _sign_slip(quantity: str, value: float, expected: float, by_hand, room: floa
     )
 
 
+def _drift(value: float, expected: float, places: int) -> str:
+    """How far the answer is from the exact value rounded to its places, in units of its last place."""
+    units = round(abs(round_half_away_from_zero(expected, places) - value) * 10**places)
+    return f"{units} units in the last place"
+
+
 def _places(count: int) -> str:
     return "1 decimal place" if count == 1 else f"{count} decimal places"
 
@@ -262,6 +272,8 @@ def _same_at(a: float, b: float, places: int) -> bool:
 
 
 HAND_EXTRA_PLACES = 2  # by hand, steps kept to the places typed or up to this many more
+HAND_DRIFT = 0.01  # an answer rounded by hand is right up to rounding within 1 % of the exact value,
+HAND_UNITS = 2  # or within 2 units of its last place, whichever is larger
 
 
 def _hand_values(row, quantity, index, eps, places, gamma=None, beta=None):

@@ -8,6 +8,8 @@ should read; tools/mutation/mutmut_triage.md lists which survivor each test was 
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -128,9 +130,21 @@ def test_the_no_eps_sentence_says_how_far_eps_moves_the_std_here():
     std, with_eps = np.sqrt(var), np.sqrt(var + EPS)
     assert sentences.no_eps(sentences.Context(row, EPS)) == (
         "Add ε to the variance before the square root: √(σ² + ε)."
-        f" Here σ² = {var:.4g}, and ε = 1e-05 moves the std from {std:.6g} to {with_eps:.6g}"
+        f" Here σ² = {var:.4g}, and ε = 1e-05 moves the std from {std:.7g} to {with_eps:.7g}"
         f" ({with_eps / std - 1:.1e} of its size)."
     )
+    assert f"{std:.6g}" == f"{with_eps:.6g}"  # at six digits the two would read the same: a seventh tells them apart
+
+
+def test_two_numbers_a_sentence_sets_side_by_side_print_differently_or_are_said_equal():
+    first, second, differ = sentences.pair(1.0, 1.0 + 1e-9)
+    assert differ and first != second and float(first) != float(second)
+    assert sentences.pair(0.5, 0.5)[2] is False
+    assert "equal at float64's precision" in sentences.moves(2.0, 2.0, "the std")
+    row = np.array([1000.0, 1000.5, 1001.0])  # ε outside or inside the root: 7 digits apart
+    text = sentences.eps_outside(sentences.Context(row, EPS))
+    inside, outside = re.findall(r"Here that is (\S+), against (\S+) with", text)[0]
+    assert inside != outside
 
 
 def test_the_no_eps_sentence_for_a_constant_row_says_it_divides_0_by_0():
