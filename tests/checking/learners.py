@@ -314,3 +314,32 @@ def _tensor(array, grad):
 
     tensor = torch.tensor(np.asarray(array, dtype=np.float64) if array.dtype.kind != "f" else array)
     return tensor.requires_grad_(True) if grad else tensor
+
+
+def module(precision="own", gamma_shape="n", changes=()):
+    """A learner's torch.nn.Module LayerNorm class: the formula above on the tensor itself (so that
+    gradients flow), in the input's precision or upcast to float64, γ of shape (n,) or (1, n), with the
+    catalogue's ``changes`` made to it."""
+    import torch
+    from torch import nn
+
+    c = dict(changes)
+
+    class Ops(TorchOps):
+        def asarray(self, x):
+            return x.double() if self.precision == "float64" else x
+
+    class LearnerNorm(nn.Module):
+        def __init__(self, n_features, eps=1e-5):
+            super().__init__()
+            self.eps = eps
+            shape = (n_features,) if gamma_shape == "n" else (1, n_features)
+            self.gamma = nn.Parameter(torch.ones(shape))
+            self.beta = nn.Parameter(torch.zeros(shape))
+
+        def forward(self, x):
+            o = Ops(precision)
+            x_hat = _array_formula(o, o.asarray(x), self.eps, c)["normalised"]
+            return (self.gamma * x_hat + self.beta).to(x.dtype)
+
+    return LearnerNorm

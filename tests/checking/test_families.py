@@ -176,9 +176,41 @@ def sizes() -> dict[str, int]:
     return {step: len(members) for step, members in FAMILIES.items()}
 
 
+MODULE_MISTAKES = [(k, c) for k, c in planted("layer_norm") if "axis" not in dict(c)]
+MODULE_FAMILY = [
+    (precision, shape, mistake)
+    for precision in learners.PRECISIONS
+    for shape in ("n", "1n")
+    for mistake in [None, *MODULE_MISTAKES]
+]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(MODULE_FAMILY))
+def test_a_composed_module_gets_check_only_when_right_and_no_wrong_name(member):
+    precision, shape, mistake = member
+    result = check("module", learners.module(precision, shape, mistake[1] if mistake else ()))
+    if mistake is None:
+        assert result.passed, (member, result)
+        return
+    assert not result.passed, ("✓ for wrong code", member, result)
+    # The batches cannot always tell two mistakes at once from one of them (ε next to a huge uncentred
+    # variance, or ε's place once the root is gone): the name given must share a mistake with the one made.
+    named, made = set(str(result.mistake).split("+")), set(mistake[0].split("+"))
+    assert result.mistake is None or named & made, ("a wrong name", member, result)
+
+
+def test_every_correct_module_of_the_family_passes():
+    for precision, shape, mistake in MODULE_FAMILY:
+        if mistake is None:
+            result = check("module", learners.module(precision, shape))
+            assert result.passed, (precision, shape, result)
+
+
 if __name__ == "__main__":
     total = sizes()
     for step, size in total.items():
         named = sum(1 for m in FAMILIES[step] if m[3] is not None)
         print(f"{step:12} {size:5} learners ({size - named} correct, {named} mistaken)")
     print(f"{'all':12} {sum(total.values()):5}; other kinds of result: {len(OTHER_KINDS)} per correct learner")
+    print(f"{'module':12} {len(MODULE_FAMILY):5} modules ({sum(m[2] is None for m in MODULE_FAMILY)} correct)")
