@@ -35,6 +35,10 @@ OUTCOMES = {
     "no-return": "returned nothing",
     "wrong-type": "the wrong type",
     "nan": "returned NaN",
+    "boolean": "returned True/False",
+    "ragged": "returned a ragged list",
+    "python-loop": "a Python loop over the rows",
+    "off-the-page": "the defining cell did not run",
     "per-row": "γ and β applied per row",
     # torch.nn.Module checks (notebook 08)
     "not-a-module": "not a torch module",
@@ -54,6 +58,7 @@ ANSWER_STEPS = tuple(f"answer-{quantity}" for quantity in QUANTITIES)
 ANSWER_OUTCOMES = {
     "too-few-places": "fewer places than asked",
     "cut-off": "digits cut off, not rounded",
+    "sign": "a sign slip",
 }
 
 
