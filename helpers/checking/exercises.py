@@ -13,8 +13,15 @@ Introduced in notebook 02; the steps and signatures:
     layer_norm(x, eps) -> 2-D array (the whole matrix)     "module": a torch.nn.Module class or instance
 
 Return types: mean, variance and std must return a number (a float or a 0-d numpy value); a list such
-as ``[m]`` or text such as ``str(m)`` is named as the wrong type. The array steps accept a numpy array
-or a plain list of numbers (numpy reads both the same), as long as its shape is right.
+as ``[m]`` or text such as ``str(m)`` is named as the wrong type. The array steps accept a numpy array,
+a plain list of numbers or a tensor (read through ``detach()``, so one that requires grad is right when
+its values are), as long as its shape is right; text, booleans, ragged lists and other objects are
+named in one sentence (helpers.checking.reading).
+
+The code on the page: in IPython (JupyterLab, Notebook 7, Colab, Voilà), when the newest cell that
+defines the function failed to run, or did not define this function, ``check`` says so in one sentence
+and judges nothing (helpers.checking.page). ``layer_norm``'s verdict also says whether its code has a
+Python loop, read from its source (helpers.checking.structure): notebook 07 asks for none.
 """
 
 from __future__ import annotations
