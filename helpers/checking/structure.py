@@ -4,7 +4,9 @@ Notebook 07 asks for ``layer_norm`` "with no loop over the rows". :func:`python_
 function's own source (``inspect.getsource`` and ``ast``) and lists each Python loop in it: a ``for`` or
 ``while`` statement, a comprehension, or a call that loops in Python for you (``map``,
 ``np.apply_along_axis``, ``np.vectorize``), each with its line and whether it runs over the rows (it
-iterates over the matrix itself, ``range(len(x))`` or ``range(x.shape[0])``). Pure reading: no numpy.
+iterates over the matrix itself, ``range(len(x))`` or ``range(x.shape[0])``); and, two calls deep, the
+loops of the notebook's own functions it calls (a helper that loops over the rows is still a loop).
+Pure reading: no numpy.
 """
 
 from __future__ import annotations
@@ -25,10 +27,48 @@ class Loop:
     line: int
     text: str
     over_rows: bool
+    inside: str = ""  # the function of the notebook it calls that has the loop, if not its own
 
 
-def python_loops(fn) -> list[Loop] | None:
-    """The Python loops in ``fn``'s source, in order; None when its source cannot be read. Never raises."""
+def python_loops(fn, depth: int = 2) -> list[Loop] | None:
+    """The Python loops in ``fn``'s source, in order, and in the functions of its own module (the notebook)
+    it calls, ``depth`` calls deep; None when its source cannot be read. Never raises."""
+    found = _own_loops(fn)
+    if found is None or depth <= 0:
+        return found
+    for name, line, text, first in _calls(fn):
+        callee = getattr(fn, "__globals__", {}).get(name)
+        if inspect.isfunction(callee) and callee is not fn and callee.__module__ == getattr(fn, "__module__", None):
+            inner = python_loops(callee, depth - 1) or []
+            if inner:
+                found.append(Loop(line, text, any(loop.over_rows for loop in inner) and first, name))
+    return sorted(found, key=lambda loop: loop.line)
+
+
+def _calls(fn):
+    """(called name, line, the line's text, whether the matrix is its first argument) for each call of a
+    plain name in ``fn``'s source."""
+    try:
+        source = textwrap.dedent(inspect.getsource(fn))
+        tree = ast.parse(source)
+    except Exception:  # noqa: BLE001
+        return []
+    function = next((node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.Lambda))), None)
+    if function is None:
+        return []
+    arguments = function.args.posonlyargs + function.args.args
+    matrix = arguments[0].arg if arguments else None
+    lines = source.splitlines()
+    found = []
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            first = bool(node.args) and isinstance(node.args[0], ast.Name) and node.args[0].id == matrix
+            text = lines[node.lineno - 1].strip()[:80] if 0 < node.lineno <= len(lines) else ""
+            found.append((node.func.id, node.lineno, text, first))
+    return found
+
+
+def _own_loops(fn) -> list[Loop] | None:
     try:
         source = textwrap.dedent(inspect.getsource(fn))
         tree = ast.parse(source)
@@ -87,5 +127,6 @@ def loop_words(loops: list[Loop] | None) -> str:
         return ""
     first = next((loop for loop in loops if loop.over_rows), loops[0])
     kind = "a Python loop over the rows" if first.over_rows else "a Python loop"
+    where = f", in `{first.inside}`, which it calls there" if first.inside else ""
     more = f" (and {len(loops) - 1} more)" if len(loops) > 1 else ""
-    return f"{kind} (line {first.line} of the function, `{first.text}`){more}"
+    return f"{kind} (line {first.line} of the function, `{first.text}`{where}){more}"

@@ -84,3 +84,24 @@ def test_a_function_without_source_is_not_called_loop_free():
     assert python_loops(len) is None
     result = check("layer_norm", functools.partial(vectorised))  # a partial has no source of its own
     assert result.passed and "not checked" in result.diagnosis, result
+
+
+def each_row(x, eps):
+    return np.array([(r - r.mean()) / np.sqrt(r.var() + eps) for r in x])
+
+
+def through_a_helper(x, eps):
+    return each_row(x, eps)
+
+
+def test_a_loop_in_a_helper_of_the_same_module_is_found_too():
+    result = check("layer_norm", through_a_helper)
+    assert not result.passed and result.mistake == "python-loop", result
+    assert "`each_row`" in result.diagnosis and "over the rows" in result.diagnosis
+
+
+def test_a_helper_of_the_notebook_without_a_loop_keeps_the_check_mark():
+    def with_numpy(x, eps):
+        return vectorised(x, eps) * 1.0
+
+    assert check("layer_norm", with_numpy).passed
