@@ -214,12 +214,22 @@ def learner(step, backend, precision, form, changes=(), places=None):
     """A learner's function for ``step``: see the module docstring. ``places``: it rounds its result."""
     c = dict(changes)
 
-    def fn(*args):
-        value = _compute(step, backend, precision, c, args)
+    def fn(*args):  # numpy or torch: whole arrays at once, no Python loop on the way
+        value = _arrays(step, precision if backend == "numpy" else None, c, args)
         if places is not None:
             value = np.round(np.asarray(_plain(value), dtype=np.float64), places)
-            value = value if step in ("mean", "variance", "std") else value
         return _shaped(value, form, step)
+
+    def in_python(*args):  # pure Python: it loops over the values (and, for a matrix, the rows)
+        value = _python(step, c, args)
+        if places is not None:
+            value = np.round(np.asarray(_plain(value), dtype=np.float64), places)
+        return _shaped(value, form, step)
+
+    if backend == "python":
+        fn = in_python
+    elif backend == "torch":
+        fn = _torch_learner(step, precision, form, c, places)
 
     fn.__name__ = step
     return fn
@@ -231,12 +241,27 @@ def _plain(value):
     return value
 
 
-def _compute(step, backend, precision, c, args):
-    if backend == "python":
-        return _python(step, c, args)
-    o = NumpyOps(precision) if backend == "numpy" else TorchOps(precision)
+def _torch_learner(step, precision, form, c, places):
+    def fn(*args):
+        value = _tensors(step, precision, c, args)
+        if places is not None:
+            value = np.round(np.asarray(_plain(value), dtype=np.float64), places)
+        return _shaped(value, form, step)
+
+    return fn
+
+
+def _arrays(step, precision, c, args):
+    return _compute(NumpyOps(precision), step, c, args)
+
+
+def _tensors(step, precision, c, args):
+    return _compute(TorchOps(precision), step, c, args)
+
+
+def _compute(o, step, c, args):
     if step == "scale_shift":
-        x_hat, g, b = (o.asarray(a) for a in args)
+        x_hat, g, b = o.asarray(args[0]), o.asarray(args[1]), o.asarray(args[2])
         return _affine(c.get("affine", "right"), x_hat, g, b, o.column)
     x = o.asarray(args[0])
     eps = args[1] if len(args) > 1 else DEFAULT_EPS

@@ -115,6 +115,9 @@ def same_results(step, member, key) -> bool:
 def judge(step, member):
     result = check(step, build(step, member))
     mistake = member[3]
+    if mistake is None and step == "layer_norm" and member[0] == "python":  # it loops: 07 asks for no loop
+        assert not result.passed and result.mistake == "python-loop", (step, member, result)
+        return
     if mistake is None:
         assert result.passed, (step, member, result)
         return
