@@ -9,6 +9,7 @@ torch. It never raises. Pure reading: numpy only.
 
 from __future__ import annotations
 
+import decimal
 import numbers
 
 import numpy as np
@@ -81,7 +82,7 @@ def _leaf_problem(leaf) -> str | None:
         return _not_numbers("None among its values")
     if isinstance(leaf, complex) or isinstance(leaf, np.complexfloating):
         return _not_numbers("complex numbers")
-    if isinstance(leaf, (numbers.Real, np.number)):
+    if isinstance(leaf, (numbers.Real, np.number, decimal.Decimal)):
         return None
     array = _tensor_to_numpy(leaf)
     if array is not None or isinstance(leaf, np.ndarray):
@@ -144,7 +145,9 @@ def _numbers_of(value):
     elif array is None:
         if isinstance(value, (complex, np.complexfloating)):
             return None, _not_numbers("a complex number")
-        if isinstance(value, (numbers.Real, np.number, np.ndarray)) or hasattr(value, "__array__"):
+        if isinstance(value, decimal.Decimal):
+            array = np.asarray(float(value))
+        elif isinstance(value, (numbers.Real, np.number, np.ndarray)) or hasattr(value, "__array__"):
             array = np.asarray(value)
         else:
             return (
