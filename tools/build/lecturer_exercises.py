@@ -267,14 +267,16 @@ ALWAYS_NAMED = (
     "not written yet (the stub's NotImplementedError)",
     "an exception, with its message",
     "an endless loop (stopped after a few seconds)",
-    "returning nothing, or not a number",
+    "returning nothing, or not a number (text, booleans, a ragged list, another object)",
     "the wrong length or shape",
     "NaN",
     "mutating the input array",
+    "a defining cell that did not run (a syntax error): named with its cell and line, and nothing judged",
 )
 MODULE_MISTAKES = (
     "it hard-codes the width (built for 3 features, fails at 5)",
     "no learnable parameters",
+    "γ and β single numbers (shape ()), not one per feature; shape (1, n) is accepted and said so",
     "not differentiable (detach, numpy or no_grad inside forward)",
     "γ and β swapped",
     "γ and β not starting at ones and zeros",
@@ -311,6 +313,8 @@ def code_exercises_markdown(paths=None) -> list[str]:
             named = [] if step == "module" else list(dict.fromkeys(m.name for m in mistakes(step)))
             if step == "module":
                 named = list(MODULE_MISTAKES) + list(dict.fromkeys(m.name for m in mistakes("layer_norm")))
+            if step == "layer_norm":  # read from its code: notebook 07 asks for no loop
+                named.append("a Python loop (for, while, a comprehension, map, np.apply_along_axis), with its line")
             lines += [
                 f"### {_title(path.name)} › {_heading(nb, index)}",
                 "",
