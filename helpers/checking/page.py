@@ -84,9 +84,19 @@ def _filename_map() -> dict:
     return dict(getattr(getattr(found, "compile", None), "_filename_map", None) or {})
 
 
-def _defines(source: str, name: str) -> bool:
+def _defines(source: str, name: str, found=None) -> bool:
+    """Whether a cell's source defines ``name`` (a def or class statement, at any depth; not in a string or
+    a comment). A cell that does not parse is read line by line."""
     pattern = rf"^[ \t]*(?:async[ \t]+def|def|class)[ \t]+{re.escape(name)}\b"
-    return re.search(pattern, source, flags=re.MULTILINE) is not None
+    if re.search(pattern, source, flags=re.MULTILINE) is None:
+        return False
+    try:
+        transformed = found.transform_cell(source) if found is not None else source
+        tree = ast.parse(transformed)
+    except Exception:  # noqa: BLE001 — a syntax error: the line is all there is to go by
+        return True
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    return any(isinstance(node, kinds) and node.name == name for node in ast.walk(tree))
 
 
 def _code_of(fn):
@@ -152,7 +162,7 @@ def _off_the_page(fn) -> str | None:
         return None
     name, code = named
     history = list(getattr(found.history_manager, "input_hist_raw", []) or [])
-    newest = next((n for n in range(len(history) - 1, 0, -1) if _defines(history[n], name)), None)
+    newest = next((n for n in range(len(history) - 1, 0, -1) if _defines(history[n], name, found)), None)
     if newest is None:
         return None
     origin = _cell_of(code, history)

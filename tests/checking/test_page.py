@@ -117,3 +117,8 @@ def test_a_cell_that_ran_but_did_not_define_it_is_named(shell):
     hidden = "if False:\n" + "".join("    " + line + "\n" for line in GOOD.splitlines())
     result = run(shell, STUB, hidden, CHECK)
     assert judged_nothing(result) and "not the one cell" in result.diagnosis, result
+
+
+def test_a_cell_that_only_mentions_the_definition_in_a_string_is_not_the_defining_cell(shell):
+    result = run(shell, GOOD, 'notes = """\ndef normalise(row, eps):\n    return row\n"""', CHECK)
+    assert result.passed, result
