@@ -636,3 +636,41 @@ def test_a_table_wider_than_a_laptops_output_says_it_scrolls_and_names_its_last_
     assert markup.index("layernorm-scroll-hint") < markup.index('class="layernorm-scroll"')  # above the table
     assert "layernorm-scroll-hint" not in show_matrix(X)._repr_html_()  # a table that fits says nothing
     assert "layernorm-scroll-hint" not in steps_html(layer_norm_steps(X[0]))
+
+
+# --- one rule for numbers at any magnitude (issue 33)
+
+from hypothesis import given as _given  # noqa: E402
+from hypothesis import strategies as _st  # noqa: E402
+
+from helpers.display.formatting import MOST_DIGITS, MOST_PLACES, places_for  # noqa: E402
+
+
+@_given(
+    _st.floats(allow_nan=False, allow_infinity=False, width=64),
+    _st.integers(min_value=0, max_value=MOST_PLACES),
+)
+def test_a_number_is_true_at_the_precision_shown_and_short_at_any_magnitude(value, places):
+    """Every number a view writes: within half a unit of its last shown digit of the value, never more
+    significant digits than a float64 holds, never longer than a short line."""
+    from decimal import Decimal
+
+    text = format_number(value, places)
+    shown = Decimal(text)
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
+        unit = Decimal(10) ** (int(exponent) - decimals)
+    else:
+        unit = Decimal(10) ** -places
+        digits = len(text.lstrip("-").replace(".", "").lstrip("0"))
+        assert digits <= MOST_DIGITS, text
+    assert abs(shown - Decimal(value)) <= unit / 2, (value, places, text)
+    assert len(text) <= 24, text
+
+
+def test_huge_and_tiny_rows_read_in_scientific_notation():
+    assert format_number(1e200) == "1.0000e+200"
+    assert format_number(-1.5e-300, places_for([1.5e-300])) == "-1.5000e-300"
+    assert format_number(123.456) == "123.4560" and format_number(1e-300) == "0.0000"  # 4 places: true
+    assert format_number(-1e-300, 4) == "0.0000"  # never -0.0000
