@@ -11,10 +11,9 @@ from helpers.core.data import parse_number, parse_row, split_row
 from helpers.core.layernorm import DEFAULT_EPS, STAGES, layer_norm_steps
 from helpers.core.validation import MAX_DECIMALS, InputError, check_decimals, eps_from_text
 from helpers.display import STAGE_LABELS, format_values, stage_names, steps_html, steps_text
-from helpers.plots.number_line import number_line_alt, number_line_text
+from helpers.display.number_line import number_line_alt, number_line_svg, number_line_text
 from helpers.widgets.accessibility import (
     caption_html,
-    describe_image,
     result_sentence,
     status_html,
     visually_hidden_html,
@@ -121,8 +120,8 @@ class RowEditor(LessonWidget):
         # Under the γ and β fields, the output they make: the table's last row is ~400 px further down on a
         # laptop (notebook 06), out of sight while the fields are edited.
         self.output_line = widgets.HTML()
-        self.plot_image = widgets.Image(format="png", layout=widgets.Layout(width="600px")) if plot else None
-        self._picture = _number_line_picture() if plot else None
+        # The number line: inline SVG (crisp, its words real text, named for a screen reader), redrawn per edit.
+        self.plot_view = widgets.HTML(layout=widgets.Layout(max_width="600px")) if plot else None
         # For a screen reader: the result in words in a live region, and the picture's text alternative.
         self.announcement = widgets.HTML()
         self.plot_caption = widgets.HTML() if plot else None
@@ -154,7 +153,7 @@ class RowEditor(LessonWidget):
             self.announcement,
             self.table,
             line(self.later_toggle, shown=bool(self._later_stages())),
-        ] + ([self.plot_image, self.plot_caption] if plot else [])
+        ] + ([self.plot_view, self.plot_caption] if plot else [])
         self._render()
 
     # --- what a person does, in code
@@ -375,11 +374,9 @@ class RowEditor(LessonWidget):
             if problem
             else status_html(result_sentence(self.record))
         )
-        if self.plot_image is not None:
-            self.plot_image.value = self._picture.png(self.record)
-            alt = number_line_alt(self.record)
-            describe_image(self.plot_image, alt)
-            self.plot_caption.value = caption_html(alt, number_line_text(self.record))
+        if self.plot_view is not None:
+            self.plot_view.value = number_line_svg(self.record)
+            self.plot_caption.value = caption_html(number_line_alt(self.record), number_line_text(self.record))
 
     def _output_line_html(self) -> str:
         """The output beside the γ and β fields: when they are shown in a notebook (a slide's short table sits
@@ -404,14 +401,6 @@ class RowEditor(LessonWidget):
                 *message_lines(self._problems),
             ]
         )
-
-
-def _number_line_picture():
-    """The number line the row editor redraws on every edit (matplotlib is imported only when a plot is
-    asked for): one Figure whose unchanging parts are drawn once, see helpers.plots.number_line."""
-    from helpers.plots.number_line import NumberLinePicture
-
-    return NumberLinePicture()
 
 
 # The row editor's lines of controls, top to bottom: the paste field, one box per value, ε, γ, β, by hand.

@@ -99,18 +99,10 @@ def label_boxes_and_leader_lines(ax):
 
 
 @pytest.mark.parametrize("row", range(5))
-@pytest.mark.parametrize("figure_of", ["pyplot", "row editor"])
-def test_number_line_labels_cross_no_line_and_no_other_label(row, figure_of):
+def test_number_line_labels_cross_no_line_and_no_other_label(row):
+    """The matplotlib figure; the row editor's SVG is tested in tests/display/test_number_line_svg.py."""
     record = helpers.layer_norm_steps(X[row])
-    if figure_of == "pyplot":
-        ax = plots.number_line(record).axes[0]
-    else:  # the smaller picture the row editor redraws
-        pytest.importorskip("ipywidgets")
-        from helpers.plots.number_line import NumberLinePicture
-
-        picture = NumberLinePicture()
-        picture.png(record)
-        ax = picture.figure.axes[0]
+    ax = plots.number_line(record).axes[0]
     mean, std = X[row].mean(), np.sqrt(X[row].var() + EPS)
     boxes, leaders = label_boxes_and_leader_lines(ax)
     assert len(boxes) == len(leaders) == 3
@@ -300,18 +292,6 @@ def test_number_line_has_a_sentence_for_a_screen_reader():
     assert f"holding {inside} of 3 values" in sentence
     long = helpers.layer_norm_steps(np.linspace(-1, 2, 768))
     assert "768 values from -1.0000 to 2.0000" in plots.number_line_alt(long)
-
-
-def test_number_line_picture_redrawn_after_many_edits_equals_a_fresh_one():
-    """The picture keeps a drawn background and moves artists: no pixel of an earlier row may stay behind."""
-    from helpers.plots.number_line import NumberLinePicture
-
-    picture = NumberLinePicture()
-    for row in [*X, np.random.default_rng(2).normal(size=768), X[2] * 100]:
-        picture.png(helpers.layer_norm_steps(row))
-    last = helpers.layer_norm_steps(X[0], eps=1e-3)
-    assert picture.png(last) == NumberLinePicture().png(last)
-    assert picture.png(last)[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def _text_boxes(figure):
