@@ -90,17 +90,18 @@ def _walk(page):
             stage += 1
             yield f"step-through {k + 1}, stage {stage}"
     for words in FOLDS:
-        toggles = panel.locator("button", has_text=words)
-        for k in range(toggles.count()):
-            toggle = toggles.nth(k)
+        # Handles, not a locator by text: an open toggle's label changes ("hide the later steps").
+        toggles = panel.locator("button", has_text=words).element_handles()
+        for k, toggle in enumerate(toggles):
             if not toggle.is_visible():  # a fold with nothing folded: its line is hidden
                 continue
             toggle.scroll_into_view_if_needed()
-            before = toggle.locator("xpath=../../..").text_content()
+            node = toggle.evaluate_handle("(button) => button.parentElement.parentElement.parentElement")
+            before = node.evaluate("(node) => node.textContent")
             toggle.click()
             page.wait_for_function(
                 "([node, before]) => node.textContent !== before",
-                arg=[toggle.locator("xpath=../../..").element_handle(), before],
+                arg=[node, before],
                 timeout=20_000,
                 polling=50,
             )

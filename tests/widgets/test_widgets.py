@@ -914,3 +914,30 @@ def test_number_question_is_right_within_its_tolerance_and_no_further():
     assert question.check("1.25") is True and question.check("0.75") is True
     assert question.check("1.3") is False and question.check("0.7") is False
     assert "✗" in visible_text(question.verdict_html.value)
+
+
+def test_the_places_field_says_when_it_clamps():
+    editor = widgets.row_editor(X[0], decimals=3)
+    editor.places.value = 20
+    assert editor.places.value == 12 and editor.record.decimals == 12
+    assert "20 places is outside 0 to 12: using 12" in editor.messages["decimals"].value
+    editor.places.value = -1
+    assert editor.places.value == 0 and "using 0" in editor.messages["decimals"].value
+    editor.places.value = 4
+    assert editor.messages["decimals"].value == "" and editor.record.decimals == 4
+
+
+@pytest.mark.parametrize(
+    "kwargs, closed, opened",
+    [
+        ({"upto": "mean"}, "show the later steps", "hide the later steps"),
+        ({"stages": ("input", "std")}, "show every step", "show fewer steps"),
+    ],
+)
+def test_the_fold_toggle_says_what_pressing_it_does(kwargs, closed, opened):
+    editor = widgets.row_editor(X[0], **kwargs)
+    assert editor.later_toggle.description == closed
+    editor.later_toggle.value = True
+    assert editor.later_toggle.description == opened and "folded" not in repr(editor)
+    editor.later_toggle.value = False
+    assert editor.later_toggle.description == closed
