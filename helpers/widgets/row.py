@@ -368,7 +368,7 @@ class RowEditor(StageFolding, LessonWidget):
                 "⚠ The numbers shown are the last good ones: see the message above.", visually_hidden_html(problem)
             )
             if problem
-            else status_html(result_sentence(self.record))
+            else status_html(result_sentence(self.record, self._taught()))
         )
         if self.plot_view is not None:
             self.plot_view.value = number_line_svg(self.record)

@@ -18,6 +18,10 @@ class StageFolding:
         """Whether the line of ``control`` ("eps", "gamma", "beta") is shown: learned, and asked for."""
         return self._learned(control) and control in self.controls
 
+    def _taught(self) -> str | None:
+        """The stage the notebook has reached, for the words under the table: None once every step is shown."""
+        return None if self.shown_stages else self.upto
+
     def _later_stages(self) -> tuple[str, ...]:
         """The stages folded away: those not in ``stages``, or after ``upto`` (none without either)."""
         if self.shown_stages:

@@ -941,3 +941,28 @@ def test_the_fold_toggle_says_what_pressing_it_does(kwargs, closed, opened):
     assert editor.later_toggle.description == opened and "folded" not in repr(editor)
     editor.later_toggle.value = False
     assert editor.later_toggle.description == closed
+
+
+def said(editor) -> str:
+    return re.sub(r"<[^>]+>", "", editor.announcement.value)
+
+
+def test_the_status_line_says_only_what_the_notebook_has_taught():
+    mean_only = said(widgets.row_editor(X[0], upto="mean"))  # notebook 02
+    assert f"mean now {X[0].mean():.4f}" in mean_only
+    assert "standard deviation" not in mean_only and "output" not in mean_only and "x̂" not in mean_only
+    up_to_std = said(widgets.row_editor(X[0], upto="std"))  # notebook 04
+    assert "standard deviation now" in up_to_std and "output" not in up_to_std and "x̂" not in up_to_std
+    assert "output now" in said(widgets.row_editor(X[0]))  # 06 and 08: everything
+
+
+def test_notebook_05s_editor_shows_the_variance_of_x_hat_closing_on_1_as_eps_shrinks():
+    editor = widgets.row_editor(X[4], upto="normalised")  # as notebook 05 shows it
+    shown = []
+    for eps in (1e-2, 1e-5, 1e-12):
+        editor.set_eps(eps)
+        variance = X[4].var() / (X[4].var() + eps)
+        match = re.search(r"variance of x̂ now (\d\.\d{6})", said(editor))
+        assert match and match.group(1) == f"{variance:.6f}", said(editor)
+        shown.append(float(match.group(1)))
+    assert shown[0] < shown[1] < shown[2] == 1.0
