@@ -221,7 +221,10 @@ def walk_lecture(page, width: int, height: int, shots: Path | None = None) -> Wa
             before = signature(page)
             explorer.first.select_option(label="row 1")
             settle(page, before)
-        for label, open_label in (("show every step", "show fewer steps"), ("show the later steps", "hide the later steps")):
+        for label, open_label in (
+            ("show every step", "show fewer steps"),
+            ("show the later steps", "hide the later steps"),
+        ):
             if visible_button(page, label).count():
                 toggle(page, label)
                 walk.check(f'"{label}" open')

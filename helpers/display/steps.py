@@ -131,7 +131,7 @@ def steps_table(record, focus=(), stages=None) -> StepsTable:
         raise ValueError("stages names no stage; name at least one, e.g. ['mean'].")
     hand = record.hand_rounded
     places = record.decimals if hand else DEFAULT_PLACES
-    drifted = {drift.stage for drift in record.rounding_drift()}
+    drifted = set(_moved_stages(record))
     lines = tuple(
         StageLine(
             *STAGE_LABELS[stage],
@@ -142,7 +142,7 @@ def steps_table(record, focus=(), stages=None) -> StepsTable:
         )
         for stage in stages
     )
-    notes = tuple(note for note in (_drift_summary(record), _rounding_note(record, places, stages)) if note)
+    notes = tuple(note for note in (_drift_summary(record, stages), _rounding_note(record, places, stages)) if note)
     return StepsTable(_title(record), lines, _hand_heading(record) if hand else "", notes)
 
 
@@ -160,11 +160,32 @@ def _hand_heading(record) -> str:
     return f"by hand ({record.decimals} places)"
 
 
-def _drift_summary(record) -> str:
+def _moved_stages(record) -> tuple[str, ...]:
+    """The stages a hand-rounded record marks ``≠ exact``, in order: those rounding moved by more than the
+    places kept (LayerNormSteps.rounding_drift), and those shown with more places than that (σ² + ε keeps
+    ε's) whose value is off from the exact one by more than one unit of its own last shown place, so that
+    "4.222010" beside exact "4.222232" is marked."""
+    if not record.hand_rounded:
+        return ()
+    moved = {drift.stage for drift in record.rounding_drift()}
+    for stage in STAGES:
+        if stage in moved or stage in ("input", "eps", "gamma", "beta"):
+            continue
+        shown = shown_places(record, stage, record.decimals)
+        if shown <= record.decimals:
+            continue
+        hand = np.atleast_1d(np.asarray(record.stage(stage), dtype=np.float64))
+        exact = np.atleast_1d(np.asarray(record.exact.stage(stage), dtype=np.float64))
+        if float(np.max(np.abs(hand - exact))) > 10.0**-shown * (1 + 1e-9):
+            moved.add(stage)
+    return tuple(stage for stage in STAGES if stage in moved)
+
+
+def _drift_summary(record, stages=STAGES) -> str:
     """One line for a hand-rounded record: which stages rounding moved, if any ("" for an exact record)."""
     if not record.hand_rounded:
         return ""
-    moved = [STAGE_LABELS[drift.stage][0] for drift in record.rounding_drift()]
+    moved = [STAGE_LABELS[stage][0] for stage in _moved_stages(record)]
     if not moved:
         return f"Rounding to {record.decimals} places changed no stage by more than its last place."
     return f"≠ exact: rounding to {record.decimals} places moved: {', '.join(moved)}."
