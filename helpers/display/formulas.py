@@ -21,7 +21,7 @@ from helpers.display.formatting import (
     format_values,
 )
 from helpers.display.model import FormulaLine, FormulasTable, render_formulas_html, render_formulas_text
-from helpers.display.steps import EXACT_EXTRA_PLACES, shown_places, stage_names
+from helpers.display.steps import EXACT_EXTRA_PLACES, moved_stages, shown_places, stage_names
 
 MAX_EXTRA_PLACES = 6  # operands may get up to this many more places than their stage shows
 APPROX_LEGEND = "≈: the numbers shown are rounded; the result is worked out from the unrounded values."
@@ -196,7 +196,7 @@ def filled_formula(record, stage: str) -> str:
 
 def _drift(record, stage: str) -> str:
     """For a hand-rounded stage that rounding moved: "≠ exact (…)" with the exact values, else ""."""
-    if not record.hand_rounded or stage not in {drift.stage for drift in record.rounding_drift()}:
+    if not record.hand_rounded or stage not in moved_stages(record):
         return ""
     exact = format_values(
         record.exact.stage(stage), shown_places(record.exact, stage, record.decimals + EXACT_EXTRA_PLACES)

@@ -131,7 +131,7 @@ def steps_table(record, focus=(), stages=None) -> StepsTable:
         raise ValueError("stages names no stage; name at least one, e.g. ['mean'].")
     hand = record.hand_rounded
     places = record.decimals if hand else DEFAULT_PLACES
-    drifted = set(_moved_stages(record))
+    drifted = set(moved_stages(record))
     lines = tuple(
         StageLine(
             *STAGE_LABELS[stage],
@@ -160,7 +160,7 @@ def _hand_heading(record) -> str:
     return f"by hand ({record.decimals} places)"
 
 
-def _moved_stages(record) -> tuple[str, ...]:
+def moved_stages(record) -> tuple[str, ...]:
     """The stages a hand-rounded record marks ``≠ exact``, in order: those rounding moved by more than the
     places kept (LayerNormSteps.rounding_drift), and those shown with more places than that (σ² + ε keeps
     ε's) whose value is off from the exact one by more than one unit of its own last shown place, so that
@@ -185,7 +185,7 @@ def _drift_summary(record, stages=STAGES) -> str:
     """One line for a hand-rounded record: which stages rounding moved, if any ("" for an exact record)."""
     if not record.hand_rounded:
         return ""
-    moved = [STAGE_LABELS[stage][0] for stage in _moved_stages(record)]
+    moved = [STAGE_LABELS[stage][0] for stage in moved_stages(record)]
     if not moved:
         return f"Rounding to {record.decimals} places changed no stage by more than its last place."
     return f"≠ exact: rounding to {record.decimals} places moved: {', '.join(moved)}."

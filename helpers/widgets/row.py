@@ -62,6 +62,7 @@ class RowEditor(StageFolding, LessonWidget):
         self.shown_stages = stage_names(stages, "stages") or None
         self.controls = check_controls(controls)
         self.record = layer_norm_steps(values, eps=eps, gamma=gamma, beta=beta, decimals=decimals)
+        self._last_row = self.record.input  # the last row typed that was good
         self._syncing = self._typing_in_boxes = False
         self._parsed_rows: dict[str, np.ndarray] = {}
 
@@ -258,7 +259,10 @@ class RowEditor(StageFolding, LessonWidget):
             problems["row"] = self._value_box_problem()  # a box still shows what is not a number
             row = None
         eps = self._read("eps", lambda: eps_from_text(refuse_decimal_comma(self.eps_text.value)), problems)
-        in_use = row if row is not None else self.record.input  # a bad row: γ and β still fit the one in use
+        if row is not None:
+            self._last_row = row
+        # A bad row: γ and β are checked against the last row that was good (what the boxes still show).
+        in_use = row if row is not None else self._last_row
         gamma = self._read("gamma", lambda: self._per_feature(self.gamma_text.value, "γ", in_use), problems)
         beta = self._read("beta", lambda: self._per_feature(self.beta_text.value, "β", in_use), problems)
         decimals = int(self.places.value) if self.by_hand.value else None
