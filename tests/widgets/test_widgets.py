@@ -640,7 +640,7 @@ def test_multiple_choice_right_wrong_and_not_an_option():
     )
     assert "(choose an answer)" in repr(question) and question.choice is None
     question.choose("row 1")
-    assert "✗ Not row 1. Compare the gaps." in repr(question) and "(•) row 1" in repr(question)
+    assert "✗ Not this one: “row 1”. Compare the gaps." in repr(question) and "(•) row 1" in repr(question)
     question.choose("row 5")
     assert "✓ Right: row 5. Its three values are close." in question.verdict_html.value
     question.choose("row 9")  # must not raise
@@ -693,7 +693,11 @@ def test_multiple_choice_says_right_or_wrong_and_prints_its_state():
     assert "(choose an answer)" in repr(question)
     question.choose("row 1")
     assert question.choice == "row 1"
-    assert repr(question).splitlines()[1:] == ["  (•) row 1", "  ( ) row 5", "  ✗ Not row 1. Compare each row's ends."]
+    assert repr(question).splitlines()[1:] == [
+        "  (•) row 1",
+        "  ( ) row 5",
+        "  ✗ Not this one: “row 1”. Compare each row's ends.",
+    ]
     question.choose("row 5")
     assert repr(question).splitlines()[-1] == "  ✓ Right: row 5. Its values are almost equal."
     assert "Right: row 5" in question.verdict_html.value
