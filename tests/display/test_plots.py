@@ -410,3 +410,32 @@ def test_circle_text_says_a_row_of_equal_values_lies_at_the_centre():
     assert "but for row 2 of equal values, at 0:" in text
     assert "row 2   0.0000   0.0000   0.0000  0.0000           0.0000" in text
     assert "equal values" not in plots.normalised_circle_text(X)  # notebook 07's stored text stays as it is
+
+
+def _markers(ax) -> dict[str, np.ndarray]:
+    """Every row's point and every extra cross, by gid, in data units."""
+    return {
+        line.get_gid(): np.array([line.get_xdata()[0], line.get_ydata()[0]], dtype=float)
+        for line in ax.lines
+        if line.get_gid() and (line.get_gid().startswith("row ") or line.get_gid().startswith("published "))
+    }
+
+
+@pytest.mark.parametrize("seed", [None, 0, 1, 2])
+def test_each_extra_label_sits_nearer_its_own_cross_than_any_other_marker(seed):
+    """07's √3 circle: "published 3" must read as the label of the published-3 cross (issue 33)."""
+    x, published = X, helpers.load_published_output()
+    if seed is not None:  # other tables: the published rows scattered at random
+        published = published + np.random.default_rng(seed).normal(scale=0.3, size=published.shape)
+    ax = plots.normalised_circle(x, extra_points=published, extra_label="published").axes[0]
+    markers = _markers(ax)
+    labels = [t for t in ax.texts if t.get_text().startswith("published ")]
+    assert len(labels) == len(published)
+    for label in labels:
+        own = markers[label.get_text()]
+        np.testing.assert_allclose(label.xy, own)  # its leader line ends at its own cross
+        at = np.asarray(label.xyann, dtype=float)
+        mine = float(np.linalg.norm(at - own))
+        for name, point in markers.items():
+            if name != label.get_text() and float(np.linalg.norm(point - own)) > 0.25:  # not on the cross itself
+                assert float(np.linalg.norm(at - point)) > mine, f"{label.get_text()} sits nearer {name}"
