@@ -210,12 +210,14 @@ def _legend() -> str:
 def number_line_text(record) -> str:
     """The numbers of the number line as text."""
     mean, std = record.mean, record.std
+    inside = int(np.sum(np.abs(np.asarray(record.input) - mean) <= std))
     return "\n".join(
         [
             f"values x:       {format_row(record.input)}",
             f"mean μ:         {format_number(mean)}",
             f"std √(σ² + ε):  {format_number(std)}   (eps = {format_eps(record.eps)})",
-            f"mean ± 1 std:   {format_number(mean - std)} to {format_number(mean + std)}",
+            f"mean ± 1 std:   {format_number(mean - std)} to {format_number(mean + std)}, "
+            f"holding {inside} of {len(record.input)} values",
         ]
     )
 

@@ -193,8 +193,11 @@ def before_after_text(data, y=None, eps: float = DEFAULT_EPS) -> str:
         widths = [max(text_width(row[k]) for row in rows) for k in range(3)]
         (mean_before, std_before), (mean_after, std_after) = _spread(before[i]), _spread(after[i])
         heading = ([] if before.shape[0] == 1 else [f"row {i + 1}"]) + [
-            f"mean {mean_before} → {mean_after}, σ (spread without ε) {std_before} → {std_after}{_divided_by(data)}"
+            f"mean {mean_before} → {mean_after}, σ (spread without ε) {std_before} → {std_after}"
         ]
+        # on a line of its own: a laptop's output is about 72 characters wide, and a longer printed line
+        # breaks inside a word ("divi|ded")
+        heading += [_divided_by(data).removeprefix("; ")] if _divided_by(data) else []
         blocks.append(
             "\n".join(
                 heading + [f"{pad(a, widths[0])}  {b.rjust(widths[1])}  {c.rjust(widths[2])}" for a, b, c in rows]

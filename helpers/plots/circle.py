@@ -273,10 +273,10 @@ def normalised_circle_text(matrix, eps: float = DEFAULT_EPS, extra_points=None, 
     widths = [max(text_width(row[k]) for row in rows) for k in range(4)]
     # a row of equal values normalises to 0: it lies at the centre, not on the circle
     equal = [str(i + 1) for i, row in enumerate(_three_features(matrix)) if np.ptp(row) == 0]
-    lines = [
-        f"Normalised rows (eps = {format_eps(eps)}) all sum to 0 and lie at distance about "
-        f"√3 ≈ {format_number(math.sqrt(3))} from 0"
-        + (f", but for row {', '.join(equal)} of equal values, at 0:" if equal else ":")
+    lines = [  # two lines: a longer printed line breaks inside a word on a laptop (about 72 characters)
+        f"Normalised rows (eps = {format_eps(eps)}) all sum to 0",
+        f"and lie at distance about √3 ≈ {format_number(math.sqrt(3))} from 0"
+        + (f",\nbut for row {', '.join(equal)} of equal values, at 0:" if equal else ":"),
     ]
     lines += [
         "  "

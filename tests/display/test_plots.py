@@ -439,3 +439,26 @@ def test_each_extra_label_sits_nearer_its_own_cross_than_any_other_marker(seed):
         for name, point in markers.items():
             if name != label.get_text() and float(np.linalg.norm(point - own)) > 0.25:  # not on the cross itself
                 assert float(np.linalg.norm(at - point)) > mine, f"{label.get_text()} sits nearer {name}"
+
+
+PRINTED_WIDTH = 72  # JupyterLab at 1024×768 with the file browser open: a longer printed line breaks mid-word
+
+
+@pytest.mark.parametrize(
+    "printed",
+    [
+        lambda: plots.number_line_text(helpers.layer_norm_steps(X[0])),
+        lambda: plots.number_line_text(helpers.layer_norm_steps(np.array([1e150, 2e150, 3.5e150]))),
+        lambda: plots.before_after_text(helpers.layer_norm_steps(X[4])),
+        lambda: plots.before_after_text(helpers.layer_norm_steps(X[0], gamma=[2.0, 1.0, 3.0], beta=[0.5, 0, -1])),
+        lambda: plots.before_after_text(X),
+        lambda: plots.normalised_circle_text(X, extra_points=helpers.load_published_output(), extra_label="published"),
+        lambda: plots.normalised_circle_text(np.vstack([X, [[1.0, 1.0, 1.0]]])),
+        lambda: plots.matrix_heatmaps_text(X),
+    ],
+)
+def test_printed_pictures_fit_a_laptop_line_so_no_word_is_broken(printed):
+    from helpers.display import text_width
+
+    for line in printed().splitlines():
+        assert text_width(line) <= PRINTED_WIDTH, line
