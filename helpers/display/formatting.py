@@ -73,11 +73,14 @@ def scroll_hint_html(hint: str) -> str:
     )
 
 
-def scroll_hint(width_px: float, last: str = "") -> str:
+def scroll_hint(width_px: float, last: str = "", pinned: bool = False) -> str:
     """The words above a table about ``width_px`` wide: "" when it fits the narrowest output, else a sentence
-    naming the last column (what is out of sight when the table is cut)."""
+    naming the last column (what is out of sight when the table is cut), or saying that it stays in sight
+    when it is pinned to the right edge."""
     if width_px <= NARROWEST_OUTPUT_PX:
         return ""
+    if pinned and last:
+        return f"⇆ On a narrow screen this table scrolls sideways; its last column, “{last}”, stays in sight."
     tail = f" to its last column, “{last}”" if last else ""
     return f"⇆ On a narrow screen this table scrolls sideways{tail}."
 

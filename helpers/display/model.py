@@ -61,6 +61,9 @@ class Table:
     # squeezed below 16 characters), the others stay on one line, and every cell starts at the top of its row.
     wrap: tuple[int, ...] = ()
     compact: bool = False  # narrower padding, for a table of many columns (notebook 13's gallery)
+    # The last column is the key one ("verdict"): in HTML it stays pinned at the right edge of the box while
+    # the other columns scroll beneath it, so a narrow screen never hides it.
+    pin_last: bool = False
 
 
 def _is_numeric(table: Table, k: int) -> bool:
@@ -127,7 +130,12 @@ def render_text(table: Table) -> str:
 def render_html(table: Table) -> str:
     """The same table as HTML in a box that scrolls sideways; marks become background shades."""
     left = _text_cell_styles(table)
-    head = "".join(f'<th style="{left[k]}">{html.escape(h)}</th>' for k, h in enumerate(table.header))
+    last = len(table.header) - 1
+    head = "".join(
+        f'<th style="{left[k]}{_pinned_css("background:#fff") if table.pin_last and k == last else ""}">'
+        f"{html.escape(h)}</th>"
+        for k, h in enumerate(table.header)
+    )
     body = []
     for row in table.rows:
         shade = FLAG_STYLE if row.flagged else HIGHLIGHT_STYLE if row.highlighted else ""
@@ -141,17 +149,23 @@ def render_html(table: Table) -> str:
                 if _is_numeric(table, k)
                 else left[k]
             )
-            cells.append(f'<{tag} style="{style}{flag}">{html.escape(cell.text)}</{tag}>')
+            pin = _pinned_css(shade or "background:#fff") if table.pin_last and k == len(row.cells) - 1 else ""
+            cells.append(f'<{tag} style="{style}{flag}{pin}">{html.escape(cell.text)}</{tag}>')
         body.append(f"<tr{f' style={chr(34)}{shade}{chr(34)}' if shade else ''}>{''.join(cells)}</tr>")
     return (
         f'<div class="{table.css_class}"><div style="font-weight:600;margin:4px 0">{html.escape(table.title)}</div>'
         + scroll_box(
             f'<table style="{TABLE_CSS}"><tr>{head}</tr>{"".join(body)}</table>',
             table.title,
-            scroll_hint(_table_width_px(table), table.header[-1] if table.header else ""),
+            scroll_hint(_table_width_px(table), table.header[-1] if table.header else "", pinned=table.pin_last),
         )
         + f"{_notes_html(table.notes)}</div>"
     )
+
+
+def _pinned_css(background: str) -> str:
+    """A cell that stays at the right edge of its scrolling box, opaque, with a shadow where columns pass under."""
+    return f";position:sticky;right:0;{background};box-shadow:-6px 0 6px -6px rgba(0,0,0,0.45)"
 
 
 def _notes_html(notes: tuple[str, ...]) -> str:

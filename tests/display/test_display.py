@@ -635,7 +635,11 @@ def test_a_table_wider_than_a_laptops_output_says_it_scrolls_and_names_its_last_
     check = check_published_output(helpers.load_published_output(), X)
     markup = published_check_html(check)
     assert '<div class="layernorm-scroll-hint"' in markup
-    assert "⇆ On a narrow screen this table scrolls sideways to its last column, “verdict”." in markup
+    assert "⇆ On a narrow screen this table scrolls sideways; its last column, “verdict”, stays in sight." in markup
+    # ... pinned at the right edge of the box, header and every row, opaque over what scrolls beneath
+    verdicts = re.findall(r'<t[hd] style="([^"]*)">(?:verdict|[✓✗≈][^<]*)</t[hd]>', markup)
+    assert len(verdicts) == 1 + len(check.rows), verdicts
+    assert all("position:sticky;right:0" in style and "background:" in style for style in verdicts)
     assert markup.index("layernorm-scroll-hint") < markup.index('class="layernorm-scroll"')  # above the table
     assert "layernorm-scroll-hint" not in show_matrix(X)._repr_html_()  # a table that fits says nothing
     assert "layernorm-scroll-hint" not in steps_html(layer_norm_steps(X[0]))
