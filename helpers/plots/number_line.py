@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from helpers.display.formatting import format_number
 from helpers.display.number_line import (  # noqa: F401 - re-exported: helpers.plots.number_line_text …
     BLACK,
     BLUE,
@@ -22,6 +23,7 @@ from helpers.display.number_line import (  # noqa: F401 - re-exported: helpers.p
     numbers_title,
     readable,
     staggered_label_places,
+    tick_places,
 )
 
 LABEL_FONT_SIZE = 9
@@ -62,6 +64,15 @@ class NumberLine:
         ax.set_yticks([])
         ax.set_xlabel("value")
         ax.set_ylabel("row x")
+        # Tick labels by the rule every view shares (1.0e+150, not matplotlib's offset "1e150" in a corner).
+        from matplotlib.ticker import FuncFormatter
+
+        def tick_label(value, _position):
+            ticks = ax.xaxis.get_majorticklocs()
+            step = abs(ticks[1] - ticks[0]) if len(ticks) > 1 else abs(value) or 1.0
+            return format_number(value if abs(value) > step * 1e-9 else 0.0, tick_places(step))
+
+        ax.xaxis.set_major_formatter(FuncFormatter(tick_label))
         # The legend sits below the line, where no label goes; it never changes.
         ax.legend(loc="lower right", fontsize=8, ncols=3, framealpha=0.9)
 

@@ -7,6 +7,7 @@ Agg backend (no display).
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -462,3 +463,14 @@ def test_printed_pictures_fit_a_laptop_line_so_no_word_is_broken(printed):
 
     for line in printed().splitlines():
         assert text_width(line) <= PRINTED_WIDTH, line
+
+
+def test_the_number_lines_ticks_follow_the_shared_number_rule():
+    huge = plots.number_line(helpers.layer_norm_steps(np.array([1e150, 2e150, 3.5e150])))
+    huge.canvas.draw()
+    ticks = [t.get_text() for t in huge.axes[0].get_xticklabels() if t.get_text()]
+    assert ticks and all(t == "0" or re.fullmatch(r"-?\d\.\de\+1(49|50)", t) for t in ticks), ticks
+    assert not huge.axes[0].xaxis.get_offset_text().get_text()  # no "1e150" alone in a corner
+    plain = plots.number_line(helpers.layer_norm_steps(X[0]))
+    plain.canvas.draw()
+    assert "0.50" in [t.get_text() for t in plain.axes[0].get_xticklabels()]
