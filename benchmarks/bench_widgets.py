@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from anywhere without installing helpers
 os.environ.setdefault("MPLBACKEND", "Agg")
 
-from helpers import load_residual, widgets  # noqa: E402
+from helpers import layer_norm_steps, load_residual, widgets  # noqa: E402
+from helpers.display.number_line import number_line_svg  # noqa: E402
 
 
 def median_ms(action, repeats: int) -> tuple[float, float]:
@@ -60,6 +61,8 @@ def main() -> int:
     short_texts = [", ".join(repr(float(v)) for v in row) for row in x]
     eps_texts = ["1e-5", "1e-3"]
 
+    short_records = [layer_norm_steps(row) for row in x]
+    long_records = [layer_norm_steps(row) for row in long_rows]
     short = widgets.row_editor(x[0])
     long = widgets.row_editor(long_rows[0])
     plotted = widgets.row_editor(x[0], plot=True)
@@ -96,6 +99,18 @@ def main() -> int:
             plain_long,
         ),
         ("768 values: text form (repr)", median_ms(lambda i: repr(long), repeats), None, None),
+        (
+            "number line SVG alone, 3 values",
+            median_ms(lambda i: number_line_svg(short_records[i % 5]), repeats),
+            5,
+            None,
+        ),
+        (
+            "number line SVG alone, 768 values",
+            median_ms(lambda i: number_line_svg(long_records[i % 2]), repeats),
+            5,
+            None,
+        ),
     ]
     width = max(len(name) for name, *_ in results)
     print(f"{'one edit'.ljust(width)}  cpu ms  (wall ms)  target  verdict  same edit without the plot")
