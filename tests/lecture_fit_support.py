@@ -217,7 +217,7 @@ def walk_lecture(page, width: int, height: int, shots: Path | None = None) -> Wa
             walk.by_keys("PageUp", "row 5, PageUp", lambda s: not s["less"])
             toggle(page, "show all")
             walk.check("row 5, show all")
-            toggle(page, "show all")
+            toggle(page, "step by step")  # once open, the toggle says what pressing it again does
             before = signature(page)
             explorer.first.select_option(label="row 1")
             settle(page, before)

@@ -970,3 +970,12 @@ def test_notebook_05s_editor_shows_the_variance_of_x_hat_closing_on_1_as_eps_shr
         assert match and match.group(1) == f"{variance:.6f}", said(editor)
         shown.append(float(match.group(1)))
     assert shown[0] < shown[1] < shown[2] == 1.0
+
+
+def test_the_explorers_show_all_toggle_says_what_pressing_it_does():
+    explorer = widgets.step_explorer(X, row=0)
+    assert explorer.show_all_toggle.description == "show all"
+    explorer.show_all()
+    assert explorer.show_all_toggle.description == "step by step" and "all 9 steps shown" in repr(explorer)
+    explorer.show_all(False)
+    assert explorer.show_all_toggle.description == "show all"
