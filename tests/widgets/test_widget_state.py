@@ -1,6 +1,7 @@
 """Widget state cannot diverge from what is shown (issue 33): Hypothesis drives every control of the row
-editor and the matrix editor in any order, with good and bad input, and after every event checks that the
-fields, the warnings and the table agree.
+editor, the matrix editor, the answer checker and the number question in any order, with good and bad
+input, and after every event checks that the fields, the warnings and the table (or verdict) agree. (The
+step explorer has no field to type in; its buttons and picker are walked in tests/widgets/test_widgets.py.)
 
 The rule, from the spec: every field shows the value in use, or keeps its warning until it is corrected.
 So after any sequence of events either
@@ -303,3 +304,71 @@ class MatrixEditorEvents(RuleBasedStateMachine):
 
 MatrixEditorEvents.TestCase.settings = settings(max_examples=25, stateful_step_count=8, deadline=None)
 test_matrix_editor_events = MatrixEditorEvents.TestCase
+
+
+ANSWERS = st.sampled_from(["0.446", "0.4457", "0.5", "-1", "abc", "0,446", "", "1e400", " 0.446 "])
+
+
+class AnswerCheckerEvents(RuleBasedStateMachine):
+    """The answer box and Check: the verdict shown is always about the text in the box, or a warning says
+    why there is none (never a stale "✓ Right" under a new entry)."""
+
+    def __init__(self):
+        super().__init__()
+        self.checker = widgets.answer_checker([1.133, -0.299, 0.503], "mean", places=3)
+
+    @rule(text=ANSWERS)
+    def type_an_answer(self, text):
+        self.checker.answer_box.value = text
+
+    @rule()
+    def press_check(self):
+        self.checker.check_button.click()
+
+    @invariant()
+    def the_verdict_is_about_the_text_shown(self):
+        checker, typed = self.checker, self.checker.answer_box.value
+        number = None
+        try:
+            number = float(typed) if typed.strip() and "," not in typed else None
+        except ValueError:
+            number = None
+        if number is not None and abs(number) == float("inf"):
+            number = None
+        if not typed and checker.verdict is None and not checker.message:
+            return  # nothing typed yet, nothing said
+        if number is None:
+            assert checker.message and checker.verdict is None and checker.verdict_html.value == ""
+        else:
+            assert not checker.message and checker.verdict is not None
+            assert checker._answer_text == typed.strip()
+            assert checker.verdict.is_right == (typed.strip() in ("0.446", "0.4457"))
+
+
+AnswerCheckerEvents.TestCase.settings = settings(max_examples=25, stateful_step_count=8, deadline=None)
+test_answer_checker_events = AnswerCheckerEvents.TestCase
+
+
+class NumberQuestionEvents(RuleBasedStateMachine):
+    def __init__(self):
+        super().__init__()
+        self.question = widgets.number_question("2 · 1.5 + 1?", 4.0, 0.01, hint="Multiply, then add.")
+
+    @rule(text=st.sampled_from(["4", "3", "abc", "4,0", "", "4.001", "1e400"]))
+    def type_an_answer(self, text):
+        self.question.answer_box.value = text
+
+    @invariant()
+    def the_verdict_is_about_the_text_shown(self):
+        q, typed = self.question, self.question.answer_box.value
+        shown = q.verdict_html.value
+        if typed in ("4", "4.001"):
+            assert "✓" in shown and not q.message
+        elif typed == "3":
+            assert "✗" in shown and not q.message
+        elif typed:
+            assert q.message and "✓" not in shown and "✗" not in shown, (typed, shown, q.message)
+
+
+NumberQuestionEvents.TestCase.settings = settings(max_examples=25, stateful_step_count=8, deadline=None)
+test_number_question_events = NumberQuestionEvents.TestCase
