@@ -711,3 +711,25 @@ def test_by_hand_a_stage_is_marked_whenever_its_shown_digits_are_not_the_exact_v
         )
         if off:
             assert lines[label].endswith("≠ exact"), (label, lines[label])
+
+
+def test_source_is_shown_with_every_line_whole_in_a_box_that_scrolls():
+    """print(inspect.getsource(...)) wraps a long line inside a word on a laptop (JupyterLab's pre breaks
+    anywhere); show_source keeps lines whole and says when the code scrolls sideways."""
+    import inspect
+
+    from helpers.display import show_source
+    from helpers.formula import layer_norm_forward
+
+    view = show_source(layer_norm_forward)
+    assert repr(view) == inspect.getsource(layer_norm_forward).rstrip("\n")
+    markup = view._repr_html_()
+    assert "white-space:pre;" in markup and "overflow-x:auto" in markup
+    assert "⇆ On a narrow screen this code scrolls sideways." in markup
+    assert "def layer_norm_forward" in markup and "&lt;" not in repr(view)
+    short = show_source(sentence_case)._repr_html_()  # lines that fit: no line above the code
+    assert "layernorm-scroll-hint" not in short and "def sentence_case" in short
+
+
+def sentence_case(text):
+    return text[:1].upper() + text[1:]
