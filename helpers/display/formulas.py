@@ -32,12 +32,19 @@ def _operand(cell: str) -> str:
     return f"({cell})" if cell.startswith("-") else cell
 
 
+def _base(cell: str) -> str:
+    """A number raised to a power: in brackets when negative or in scientific notation ((1.3e+150)², not 1.3e+150²)."""
+    return f"({cell})" if cell.startswith("-") or "e" in cell else cell
+
+
 def _listed(cells) -> str:
     return "(" + ", ".join(cells) + ")"
 
 
 def _decimals_of(cell: str) -> int:
-    return len(cell.split(".")[1]) if "." in cell else 0
+    """The decimal places ``cell`` is written to: 0.0034 has 4, 2.1667e+150 has 4 - 150 (its last digit is 1e146)."""
+    mantissa, _, exponent = cell.partition("e")
+    return (len(mantissa.split(".")[1]) if "." in mantissa else 0) - int(exponent or 0)
 
 
 def _agrees(worked_out: Decimal, shown: str) -> bool:
@@ -87,7 +94,7 @@ def _elementwise(left, right, result, operator: str, work):
         if a == ELLIPSIS:
             parts.append(ELLIPSIS)
             continue
-        parts.append(f"{a} {operator} {_operand(b)}" if operator else f"{_operand(a)}²")
+        parts.append(f"{a} {operator} {_operand(b)}" if operator else f"{_base(a)}²")
         pairs.append((work(Decimal(a), Decimal(b)), shown))
     return _listed(parts), pairs
 

@@ -733,3 +733,34 @@ def test_source_is_shown_with_every_line_whole_in_a_box_that_scrolls():
 
 def sentence_case(text):
     return text[:1].upper() + text[1:]
+
+
+def _half_unit(text: str):
+    from decimal import Decimal
+
+    mantissa, _, exponent = text.partition("e")
+    places = (len(mantissa.split(".")[1]) if "." in mantissa else 0) - int(exponent or 0)
+    return Decimal(5).scaleb(-places - 1)
+
+
+@pytest.mark.parametrize("row", [[1e150, 2e150, 3.5e150], [1e-300, 2e-300, 4e-300], [-2.5e12, 1e12, 7e11]])
+def test_the_equations_read_and_hold_at_any_magnitude(row):
+    """Issue 33: every '=' in the step-through's equations true at the precision shown, in scientific notation
+    where fixed places would lie, and a power of a number in that notation in brackets."""
+    from decimal import Decimal, getcontext
+
+    from helpers.display import filled_formulas_text
+    from helpers.widgets.base import EXPLORER_STAGES
+
+    getcontext().prec = 60
+    text = filled_formulas_text(layer_norm_steps(np.array(row)), EXPLORER_STAGES)
+    assert not re.search(r"\de[+-]\d+²", text), text  # 1.3e+150² would read as 1.3 · 10^(150²)
+    mean = re.search(r"μ = \(x₁ \+ … \+ xₙ\) / n = \((.+)\) / 3 (=|≈) (\S+)", text)
+    assert mean, text
+    worked = sum(Decimal(v.strip("()")) for v in mean.group(1).split(" + ")) / 3
+    if mean.group(2) == "=":
+        assert abs(worked - Decimal(mean.group(3))) <= _half_unit(mean.group(3)), mean.group(0)
+    root = re.search(r"√\(σ² \+ ε\) = √(\S+) (=|≈) (\S+)", text)
+    if root.group(2) == "=":
+        assert abs(Decimal(root.group(1)).sqrt() - Decimal(root.group(3))) <= _half_unit(root.group(3)), root.group(0)
+    assert max(len(number) for number in re.findall(r"-?\d[\d.]*(?:e[+-]\d+)?", text)) <= 12, text
