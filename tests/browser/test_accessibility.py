@@ -111,6 +111,7 @@ widgets = pytest.importorskip("ipywidgets")
 CONTROLS = (
     widgets.Text,
     widgets.BoundedIntText,
+    widgets.IntText,
     widgets.FloatLogSlider,
     widgets.Checkbox,
     widgets.Dropdown,

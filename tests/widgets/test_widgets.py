@@ -665,6 +665,7 @@ def test_only_core_widgets_shared_by_ipywidgets_7_and_8_are_used():
         "Text",
         "FloatLogSlider",
         "BoundedIntText",
+        "IntText",
         "Dropdown",
         "ToggleButton",
         "Checkbox",
