@@ -13,9 +13,10 @@ import inspect
 
 from helpers.display.formatting import CHARACTER_PX, NARROWEST_OUTPUT_PX, scroll_box, text_width
 
-# Inline, so it wins over JupyterLab's "pre { white-space: pre-wrap; word-break: break-all }" for outputs.
+# Inline, so it wins over JupyterLab's "pre { white-space: pre-wrap; word-break: break-all; overflow-x: auto }"
+# for outputs: the lines stay whole and the box around scrolls (it takes the focus), not the pre.
 CODE_CSS = (
-    "white-space:pre;word-break:normal;margin:0;padding:4px 0;"
+    "white-space:pre;word-break:normal;overflow:visible;margin:0;padding:4px 0;"
     "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px"
 )
 

@@ -21,8 +21,9 @@ CELLS = [
     "widgets.row_editor(x[0], plot=True)",
     'widgets.row_editor(x[4], upto="normalised", focus=("std", "normalised"))',
     "widgets.row_editor([1e150, 2e150, 3.5e150], plot=True)",
+    "import helpers.formula\nfrom helpers.display import show_source\nshow_source(helpers.formula.layer_norm_forward)",
 ]
-NAMES = ["plotted", "upto-normalised", "huge"]
+NAMES = ["plotted", "upto-normalised", "huge", "source"]
 
 
 @pytest.fixture(scope="module")
@@ -108,3 +109,24 @@ def test_bad_input_keeps_its_warning_while_other_controls_move(views_page):
         "(root) => !root.textContent.includes('is not a number') && root.textContent.includes('by hand')",
         arg=editor.element_handle(),
     )
+
+
+def test_code_shown_with_show_source_keeps_every_line_whole(views_page):
+    """JupyterLab's <pre> for printed text breaks a long line inside a word; show_source's does not wrap."""
+    page = views_page
+    shown = page.evaluate(
+        """() => {
+            const pre = document.querySelector('[data-test="source"] .layernorm-scroll pre');
+            const box = pre.closest('.layernorm-scroll');
+            const style = getComputedStyle(pre);
+            const lines = pre.textContent.split('\\n').length;
+            const output = box.closest('.jp-OutputArea-output');
+            return {whiteSpace: style.whiteSpace, scrolls: box.scrollWidth > box.clientWidth + 1,
+                    box: [box.clientWidth, box.scrollWidth], pre: pre.getBoundingClientRect().width,
+                    output: [output.clientWidth, output.scrollWidth],
+                    tall: pre.getBoundingClientRect().height / parseFloat(style.lineHeight || 16), lines};
+        }"""
+    )
+    assert shown["whiteSpace"] == "pre" and shown["scrolls"], shown
+    assert shown["tall"] <= shown["lines"] + 1, shown  # no line wrapped onto a second one
+    assert "⇆ On a narrow screen this code scrolls sideways." in page.locator('[data-test="source"]').text_content()
