@@ -101,12 +101,13 @@ def result_sentence(record, upto: str | None = None) -> str:
     import numpy as np
 
     from helpers.core.layernorm import STAGES
-    from helpers.display import format_number
+    from helpers.display import format_number, places_for
 
     places = 4 if record.decimals is None else record.decimals
 
-    def number(value, at=places) -> str:
-        return format_number(value, at)
+    def number(value, at=places, among=None) -> str:
+        """By the shared rule; a tiny value (or row, ``among``) gets the places that show its digits."""
+        return format_number(value, places_for(value if among is None else among, at))
 
     def learned(stage: str) -> bool:
         return upto is None or STAGES.index(stage) <= STAGES.index(upto)
@@ -115,12 +116,12 @@ def result_sentence(record, upto: str | None = None) -> str:
     if learned("std"):
         sentence += f", standard deviation now {number(record.std)} (√(σ² + ε))"
     if upto == "normalised" and len(record.normalised) <= 12:
-        sentence += ", normalised x̂ now " + ", ".join(number(v) for v in record.normalised)
+        sentence += ", normalised x̂ now " + ", ".join(number(v, among=record.normalised) for v in record.normalised)
     if upto == "normalised":
         variance = float(np.var(np.asarray(record.normalised, dtype=np.float64)))
         sentence += f"; variance of x̂ now {number(variance, max(places, 6))} (1 when ε is nothing beside σ²)"
     if upto is None and len(record.output) <= 12:
-        sentence += ", output now " + ", ".join(number(v) for v in record.output)
+        sentence += ", output now " + ", ".join(number(v, among=record.output) for v in record.output)
     if record.decimals is not None:
         sentence += f"; by hand, rounding every step to {record.decimals} places"
     return sentence + "."

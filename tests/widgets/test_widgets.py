@@ -980,3 +980,21 @@ def test_the_explorers_show_all_toggle_says_what_pressing_it_does():
     assert explorer.show_all_toggle.description == "step by step" and "all 9 steps shown" in repr(explorer)
     explorer.show_all(False)
     assert explorer.show_all_toggle.description == "show all"
+
+
+@pytest.mark.parametrize(
+    "row, mean",
+    [("1e200, 2e200, 4e200", "2.3333e+200"), ("1e-300, 2e-300, 4e-300", "2.3333e-300")],
+)
+def test_the_row_editor_reads_at_any_magnitude(row, mean):
+    """Issue 33: a row of 1e200s printed a 200-digit mean; 1e-300 showed as 0.000000000000000."""
+    editor = widgets.row_editor([1.0, 2.0, 4.0], plot=True)
+    editor.set_row(row)
+    if editor.message:  # 1e200² overflows: said in one sentence, the last good row stays
+        assert "too large" in editor.message
+        editor.set_row(row.replace("e200", "e150"))
+        mean = mean.replace("e+200", "e+150")
+    shown = [editor.table.value, said(editor), editor.plot_view.value, repr(editor)]
+    for view in shown:
+        assert mean in view, view[:300]
+        assert "0.000000000000000" not in view and not re.search(r"\d{20}", view)
