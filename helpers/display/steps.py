@@ -8,7 +8,7 @@ from decimal import Decimal
 import numpy as np
 
 from helpers.core import views
-from helpers.core.layernorm import STAGES, LayerNormSteps
+from helpers.core.layernorm import DRIFT_RELATIVE_TOLERANCE, STAGES, LayerNormSteps
 from helpers.display.formatting import (
     DEFAULT_PLACES,
     ELLIPSIS,
@@ -161,22 +161,28 @@ def _hand_heading(record) -> str:
 
 
 def moved_stages(record) -> tuple[str, ...]:
-    """The stages a hand-rounded record marks ``≠ exact``, in order: those rounding moved by more than the
-    places kept (LayerNormSteps.rounding_drift), and those shown with more places than that (σ² + ε keeps
-    ε's) whose value is off from the exact one by more than one unit of its own last shown place, so that
-    "4.222010" beside exact "4.222232" is marked."""
+    """The stages a hand-rounded record marks ``≠ exact``, in order, judged by what the learner reads:
+
+    - a stage rounding moved by more than the places kept (LayerNormSteps.rounding_drift), when its digits
+      as shown differ from the exact value's at the same places, or it is off by more than 1 % (a tiny
+      variance kept to one digit); at 1e150 the float noise of "moved by 1e134" shows no digit and is not marked;
+    - a stage shown with more places than that (σ² + ε keeps ε's) whose shown digits differ from the exact
+      value's at those places, so that "4.222010" beside exact "4.222232" is marked."""
     if not record.hand_rounded:
         return ()
-    moved = {drift.stage for drift in record.rounding_drift()}
+    drifts = {drift.stage: drift for drift in record.rounding_drift()}
+    moved = set()
     for stage in STAGES:
-        if stage in moved or stage in ("input", "eps", "gamma", "beta"):
+        if stage in ("input", "eps", "gamma", "beta"):
             continue
         shown = shown_places(record, stage, record.decimals)
-        if shown <= record.decimals:
-            continue
         hand = np.atleast_1d(np.asarray(record.stage(stage), dtype=np.float64))
         exact = np.atleast_1d(np.asarray(record.exact.stage(stage), dtype=np.float64))
-        if float(np.max(np.abs(hand - exact))) > 10.0**-shown * (1 + 1e-9):
+        digits_differ = any(format_number(h, shown) != format_number(e, shown) for h, e in zip(hand, exact))
+        if stage in drifts:
+            if digits_differ or drifts[stage].relative_difference > DRIFT_RELATIVE_TOLERANCE:
+                moved.add(stage)
+        elif shown > record.decimals and digits_differ:
             moved.add(stage)
     return tuple(stage for stage in STAGES if stage in moved)
 
