@@ -20,7 +20,7 @@ from helpers.display.formatting import (
     format_number,
     format_values,
 )
-from helpers.display.model import FormulaLine, FormulasTable, render_formulas_html, render_formulas_text
+from helpers.display.formulas_model import FormulaLine, FormulasTable, render_formulas_html, render_formulas_text
 from helpers.display.steps import EXACT_EXTRA_PLACES, moved_stages, shown_places, stage_names
 
 MAX_EXTRA_PLACES = 6  # operands may get up to this many more places than their stage shows

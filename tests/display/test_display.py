@@ -583,7 +583,7 @@ def test_the_filled_formulas_are_described_once_and_both_renderings_say_the_same
     from dataclasses import replace
 
     from helpers.display import filled_formulas_html, filled_formulas_table, filled_formulas_text
-    from helpers.display.model import render_formulas_html, render_formulas_text
+    from helpers.display.formulas_model import render_formulas_html, render_formulas_text
 
     from widget_driver import tables
 
