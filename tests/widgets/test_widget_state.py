@@ -1,5 +1,5 @@
 """Widget state cannot diverge from what is shown (issue 33): Hypothesis drives every control of the row
-editor, the matrix editor, the answer checker and the number question in any order, with good and bad
+editor, the matrix editor, the answer checker, the number question and a live table in any order, with good and bad
 input, and after every event checks that the fields, the warnings and the table (or verdict) agree. (The
 step explorer has no field to type in; its buttons and picker are walked in tests/widgets/test_widgets.py.)
 
@@ -372,3 +372,57 @@ class NumberQuestionEvents(RuleBasedStateMachine):
 
 NumberQuestionEvents.TestCase.settings = settings(max_examples=25, stateful_step_count=8, deadline=None)
 test_number_question_events = NumberQuestionEvents.TestCase
+
+
+class LiveTableEvents(RuleBasedStateMachine):
+    """A live table (notebooks 09–13 build theirs on it): a value that make_table refuses keeps its warning
+    while the other control moves, and the table is always make_table of the controls when none is refused."""
+
+    def __init__(self):
+        super().__init__()
+        import ipywidgets
+
+        self.made = []
+
+        def make_table(scale, row):
+            value = float(scale)  # ValueError for a word, as a notebook's make_table would raise
+            if value <= 0:
+                raise ValueError("scale must be positive.")
+            self.made.append((scale, row))
+            return helpers_show_matrix([[value * (row + 1)]], title=f"scale {scale}, row {row}")
+
+        self.table = widgets.live_table(
+            make_table,
+            scale=ipywidgets.Text(value="1", description="scale"),
+            row=ipywidgets.Dropdown(options=[0, 1, 2], value=0, description="row"),
+        )
+        self.last_good = ("1", 0)
+
+    @rule(text=st.sampled_from(["1", "2.5", "abc", "-1", "0"]))
+    def type_a_scale(self, text):
+        self.table.controls["scale"].value = text
+
+    @rule(row=st.sampled_from([0, 1, 2]))
+    def pick_a_row(self, row):
+        self.table.controls["row"].value = row
+
+    @invariant()
+    def the_table_is_made_from_the_controls_or_a_warning_stands(self):
+        scale, row = self.table.controls["scale"].value, self.table.controls["row"].value
+        good = scale in ("1", "2.5")
+        if good:
+            assert not self.table.message
+            self.last_good = (scale, row)
+        else:
+            assert self.table.message, f"scale {scale!r} is refused and no warning says so"
+        assert f"scale {self.last_good[0]}, row {self.last_good[1]}" in self.table.table_html.value
+
+
+def helpers_show_matrix(values, title):
+    from helpers import show_matrix
+
+    return show_matrix(values, title=title)
+
+
+LiveTableEvents.TestCase.settings = settings(max_examples=25, stateful_step_count=8, deadline=None)
+test_live_table_events = LiveTableEvents.TestCase
