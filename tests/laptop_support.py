@@ -46,3 +46,26 @@ OPEN_SIDEBAR = """async () => {
     await app.commands.execute('filebrowser:activate');  // the file browser, as JupyterLab opens by default
     if (app.shell.leftCollapsed) await app.commands.execute('application:toggle-left-area');
 }"""
+
+# The column that says what a wide table concludes ("verdict", "= PyTorch?") must be in sight as the table is first
+# drawn: first, pinned to the box's right edge, or a table narrow enough. Returns one line per key column hidden.
+KEY_COLUMN_NAMES = ["verdict", "= PyTorch?"]
+KEY_COLUMNS_HIDDEN = """(names) => {
+    const problems = [];
+    window.testPanel.content.widgets.forEach((cell, i) => {
+        if (cell.model.type !== 'code') return;
+        cell.outputArea.node.querySelectorAll('.layernorm-scroll').forEach(box => {
+            const area = box.getBoundingClientRect();
+            if (!area.width) return;  // folded away
+            for (const th of box.querySelectorAll('th')) {
+                if (!names.includes(th.textContent.trim())) continue;
+                const seen = th.getBoundingClientRect();
+                if (seen.right > area.right + 1 || seen.left < area.left - 1)
+                    problems.push(`cell ${i}: the key column "${th.textContent.trim()}" is out of sight `
+                        + `(${Math.round(seen.left)}–${Math.round(seen.right)} px, box ${Math.round(area.left)}–`
+                        + `${Math.round(area.right)} px)`);
+            }
+        });
+    });
+    return problems;
+}"""

@@ -217,15 +217,18 @@ def walk_lecture(page, width: int, height: int, shots: Path | None = None) -> Wa
             walk.by_keys("PageUp", "row 5, PageUp", lambda s: not s["less"])
             toggle(page, "show all")
             walk.check("row 5, show all")
-            toggle(page, "show all")
+            toggle(page, "step by step")  # once open, the toggle says what pressing it again does
             before = signature(page)
             explorer.first.select_option(label="row 1")
             settle(page, before)
-        for label in ("show every step", "show the later steps", "show all"):
-            if label != "show all" and visible_button(page, label).count():
+        for label, open_label in (
+            ("show every step", "show fewer steps"),
+            ("show the later steps", "hide the later steps"),
+        ):
+            if visible_button(page, label).count():
                 toggle(page, label)
                 walk.check(f'"{label}" open')
-                toggle(page, label)
+                toggle(page, open_label)  # once open, the toggle says what pressing it again does
     return walk
 
 

@@ -29,6 +29,7 @@ from helpers.display.formulas import (
 )
 from helpers.display.matrix import MatrixView, show_matrix, side_by_side
 from helpers.display.model import Cell, Row, Table, render_html, render_text
+from helpers.display.source import SourceView, show_source
 from helpers.display.steps import EXACT_EXTRA_PLACES, stage_names, steps_html, steps_table, steps_text
 from helpers.display.verdicts import (
     comparison_html,
@@ -69,6 +70,8 @@ __all__ = [
     "published_check_html",
     "published_check_text",
     "show_matrix",
+    "show_source",
+    "SourceView",
     "side_by_side",
     "stage_names",
     "steps_html",

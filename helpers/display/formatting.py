@@ -73,11 +73,14 @@ def scroll_hint_html(hint: str) -> str:
     )
 
 
-def scroll_hint(width_px: float, last: str = "") -> str:
+def scroll_hint(width_px: float, last: str = "", pinned: bool = False) -> str:
     """The words above a table about ``width_px`` wide: "" when it fits the narrowest output, else a sentence
-    naming the last column (what is out of sight when the table is cut)."""
+    naming the last column (what is out of sight when the table is cut), or saying that it stays in sight
+    when it is pinned to the right edge."""
     if width_px <= NARROWEST_OUTPUT_PX:
         return ""
+    if pinned and last:
+        return f"⇆ On a narrow screen this table scrolls sideways; its last column, “{last}”, stays in sight."
     tail = f" to its last column, “{last}”" if last else ""
     return f"⇆ On a narrow screen this table scrolls sideways{tail}."
 
@@ -92,30 +95,55 @@ def pad(text: str, width: int) -> str:
     return text + " " * max(0, width - text_width(text))
 
 
+# The one rule every view writes a number by (tables, status lines, equations, plot labels). Fixed places,
+# unless fixed places would lie or run off the edge; then scientific notation with the places asked for (1 to
+# DEFAULT_PLACES) after the point:
+# - more significant digits than a float64 holds (MOST_DIGITS): 1e200 is not a 201-digit integer;
+# - more places than a line can hold (MOST_PLACES): a row of 1e-300s asks places_for for 302 places.
+MOST_DIGITS = 15  # a float64 holds 15 significant decimal digits reliably
+MOST_PLACES = 12
+
+
 def format_number(value: float, places: int = DEFAULT_PLACES) -> str:
-    """A number with exactly ``places`` decimals; never ``-0.000``; ``nan``/``inf`` spelled out."""
+    """A number with exactly ``places`` decimals; never ``-0.000``; ``nan``/``inf`` spelled out; scientific
+    (``1.0000e+200``, ``1.0000e-300``) where fixed places would show digits a float64 does not hold or
+    more places than MOST_PLACES."""
     value = float(value)
     if math.isnan(value):
         return "nan"
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
+    if value != 0 and _needs_scientific(value, places):
+        return scientific(value, max(1, min(places, DEFAULT_PLACES)))
     text = f"{value:.{places}f}"
     if float(text) == 0.0:
         text = text.lstrip("-")
     return text
 
 
+def _needs_scientific(value: float, places: int) -> bool:
+    digits_before_point = math.floor(math.log10(abs(value))) + 1
+    return digits_before_point + places > MOST_DIGITS or places > MOST_PLACES
+
+
+def scientific(value: float, decimals: int = DEFAULT_PLACES) -> str:
+    """``value`` as ``1.2346e+200``: ``decimals`` digits after the point, never ``-0``."""
+    text = f"{float(value):.{decimals}e}"
+    return text.lstrip("-") if float(text) == 0.0 else text
+
+
 SIGNIFICANT_DIGITS = 3  # values much smaller than the display step show this many significant digits
 
 
 def places_for(values, places: int = DEFAULT_PLACES) -> int:
-    """``places``, or more when every value is non-zero but would show as 0.0000: then enough places
-    (at most 15) for the largest to show ``SIGNIFICANT_DIGITS`` significant digits (0.000000667)."""
+    """``places``, or more when every value is non-zero but would show as 0.0000: then enough places for
+    the largest to show ``SIGNIFICANT_DIGITS`` significant digits (0.000000667); more than MOST_PLACES
+    makes :func:`format_number` write them in scientific notation (1.0000e-300)."""
     flat = np.abs(np.atleast_1d(np.asarray(values, dtype=np.float64)).ravel())
     largest = float(flat.max()) if flat.size else 0.0
     if largest == 0.0 or not math.isfinite(largest) or largest >= 0.5 * 10.0**-places:
         return places
-    return min(15, SIGNIFICANT_DIGITS - 1 - math.floor(math.log10(largest)))
+    return SIGNIFICANT_DIGITS - 1 - math.floor(math.log10(largest))
 
 
 def format_eps(eps: float) -> str:

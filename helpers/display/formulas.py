@@ -20,8 +20,8 @@ from helpers.display.formatting import (
     format_number,
     format_values,
 )
-from helpers.display.model import FormulaLine, FormulasTable, render_formulas_html, render_formulas_text
-from helpers.display.steps import EXACT_EXTRA_PLACES, shown_places, stage_names
+from helpers.display.formulas_model import FormulaLine, FormulasTable, render_formulas_html, render_formulas_text
+from helpers.display.steps import EXACT_EXTRA_PLACES, moved_stages, shown_places, stage_names
 
 MAX_EXTRA_PLACES = 6  # operands may get up to this many more places than their stage shows
 APPROX_LEGEND = "≈: the numbers shown are rounded; the result is worked out from the unrounded values."
@@ -32,12 +32,19 @@ def _operand(cell: str) -> str:
     return f"({cell})" if cell.startswith("-") else cell
 
 
+def _base(cell: str) -> str:
+    """A number raised to a power: in brackets when negative or in scientific notation ((1.3e+150)², not 1.3e+150²)."""
+    return f"({cell})" if cell.startswith("-") or "e" in cell else cell
+
+
 def _listed(cells) -> str:
     return "(" + ", ".join(cells) + ")"
 
 
 def _decimals_of(cell: str) -> int:
-    return len(cell.split(".")[1]) if "." in cell else 0
+    """The decimal places ``cell`` is written to: 0.0034 has 4, 2.1667e+150 has 4 - 150 (its last digit is 1e146)."""
+    mantissa, _, exponent = cell.partition("e")
+    return (len(mantissa.split(".")[1]) if "." in mantissa else 0) - int(exponent or 0)
 
 
 def _agrees(worked_out: Decimal, shown: str) -> bool:
@@ -87,7 +94,7 @@ def _elementwise(left, right, result, operator: str, work):
         if a == ELLIPSIS:
             parts.append(ELLIPSIS)
             continue
-        parts.append(f"{a} {operator} {_operand(b)}" if operator else f"{_operand(a)}²")
+        parts.append(f"{a} {operator} {_operand(b)}" if operator else f"{_base(a)}²")
         pairs.append((work(Decimal(a), Decimal(b)), shown))
     return _listed(parts), pairs
 
@@ -196,7 +203,7 @@ def filled_formula(record, stage: str) -> str:
 
 def _drift(record, stage: str) -> str:
     """For a hand-rounded stage that rounding moved: "≠ exact (…)" with the exact values, else ""."""
-    if not record.hand_rounded or stage not in {drift.stage for drift in record.rounding_drift()}:
+    if not record.hand_rounded or stage not in moved_stages(record):
         return ""
     exact = format_values(
         record.exact.stage(stage), shown_places(record.exact, stage, record.decimals + EXACT_EXTRA_PLACES)

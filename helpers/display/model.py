@@ -3,7 +3,7 @@
 A view builds its description once and a text and an HTML renderer turn that one description into
 what print shows and what Jupyter shows, so the two cannot say different things:
 :class:`Table` (comparison, eps fits, published check), :class:`StepsTable` (a record's steps),
-:class:`Grid` (a matrix) and :class:`FormulasTable` (filled formulas). In a Table a row may be
+:class:`Grid` (a matrix); :class:`FormulasTable` (filled formulas) is in helpers.display.formulas_model. In a Table a row may be
 ``flagged`` (pale orange: wrong, differs) or ``highlighted`` (pale blue: current, close); a cell may
 be ``flagged`` on its own or be a row ``heading`` (a <th> in HTML). The other descriptions mark lines
 ``focused`` (▶, blue), ``drifted`` (≠ exact, orange) or ``highlighted`` (◀, blue); a Grid may also mark
@@ -61,6 +61,9 @@ class Table:
     # squeezed below 16 characters), the others stay on one line, and every cell starts at the top of its row.
     wrap: tuple[int, ...] = ()
     compact: bool = False  # narrower padding, for a table of many columns (notebook 13's gallery)
+    # The last column is the key one ("verdict"): in HTML it stays pinned at the right edge of the box while
+    # the other columns scroll beneath it, so a narrow screen never hides it.
+    pin_last: bool = False
 
 
 def _is_numeric(table: Table, k: int) -> bool:
@@ -87,7 +90,7 @@ def _text_cell_styles(table: Table) -> list[str]:
     return styles
 
 
-def _width_px(characters, compact: bool = False) -> float:
+def width_px(characters, compact: bool = False) -> float:
     """About how wide a row of cells is on screen: each column's characters (a list), padding included."""
     return sum(characters) * CHARACTER_PX + len(characters) * _CELL_PADDING_PX[compact]
 
@@ -104,7 +107,7 @@ def _table_width_px(table: Table) -> float:
             columns.append(longest)
         else:  # the browser breaks a cell at its spaces: as narrow as its longest word
             columns.append(max(text_width(word) for text in texts for word in text.split() or [""]))
-    return _width_px(columns, table.compact)
+    return width_px(columns, table.compact)
 
 
 def render_text(table: Table) -> str:
@@ -127,7 +130,12 @@ def render_text(table: Table) -> str:
 def render_html(table: Table) -> str:
     """The same table as HTML in a box that scrolls sideways; marks become background shades."""
     left = _text_cell_styles(table)
-    head = "".join(f'<th style="{left[k]}">{html.escape(h)}</th>' for k, h in enumerate(table.header))
+    last = len(table.header) - 1
+    head = "".join(
+        f'<th style="{left[k]}{_pinned_css("background:#fff") if table.pin_last and k == last else ""}">'
+        f"{html.escape(h)}</th>"
+        for k, h in enumerate(table.header)
+    )
     body = []
     for row in table.rows:
         shade = FLAG_STYLE if row.flagged else HIGHLIGHT_STYLE if row.highlighted else ""
@@ -141,17 +149,23 @@ def render_html(table: Table) -> str:
                 if _is_numeric(table, k)
                 else left[k]
             )
-            cells.append(f'<{tag} style="{style}{flag}">{html.escape(cell.text)}</{tag}>')
+            pin = _pinned_css(shade or "background:#fff") if table.pin_last and k == len(row.cells) - 1 else ""
+            cells.append(f'<{tag} style="{style}{flag}{pin}">{html.escape(cell.text)}</{tag}>')
         body.append(f"<tr{f' style={chr(34)}{shade}{chr(34)}' if shade else ''}>{''.join(cells)}</tr>")
     return (
         f'<div class="{table.css_class}"><div style="font-weight:600;margin:4px 0">{html.escape(table.title)}</div>'
         + scroll_box(
             f'<table style="{TABLE_CSS}"><tr>{head}</tr>{"".join(body)}</table>',
             table.title,
-            scroll_hint(_table_width_px(table), table.header[-1] if table.header else ""),
+            scroll_hint(_table_width_px(table), table.header[-1] if table.header else "", pinned=table.pin_last),
         )
         + f"{_notes_html(table.notes)}</div>"
     )
+
+
+def _pinned_css(background: str) -> str:
+    """A cell that stays at the right edge of its scrolling box, opaque, with a shadow where columns pass under."""
+    return f";position:sticky;right:0;{background};box-shadow:-6px 0 6px -6px rgba(0,0,0,0.45)"
 
 
 def _notes_html(notes: tuple[str, ...]) -> str:
@@ -273,7 +287,7 @@ def _steps_width_px(table: StepsTable) -> float:
     if table.hand_heading:
         exact = max(len(cell) for row in rows for cell in row.exact)
         columns += [1] + [exact] * max(len(row.exact) for row in rows)
-    return _width_px(columns)
+    return width_px(columns)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -331,7 +345,7 @@ def _grid_width_px(grid: Grid) -> float:
         for j, header in enumerate(grid.column_headers)
     ]
     marks = [text_width(_row_mark(row)) for row in grid.rows if row.highlighted and row.mark]
-    return _width_px(columns + marks[:1])
+    return width_px(columns + marks[:1])
 
 
 def render_grid_html(grid: Grid) -> str:
@@ -368,83 +382,4 @@ def render_grid_html(grid: Grid) -> str:
         )
         + _notes_html(grid.notes)
         + "</div>"
-    )
-
-
-# ---------------------------------------------------------------------------------------------
-# Filled formulas (the step explorer): a line per stage, its name and its equation with numbers.
-
-
-@dataclass(frozen=True)
-class FormulaLine:
-    label: str
-    formula: str  # e.g. "μ = (x₁ + … + xₙ) / n = (1.1330 + (-0.2990) + 0.5030) / 3 = 0.4457"
-    drift: str = ""  # "≠ exact (…)" when rounding by hand moved this stage: shaded orange
-    focused: bool = False  # text: ▶; HTML: shaded blue, bold
-
-
-@dataclass(frozen=True)
-class FormulasTable:
-    lines: tuple[FormulaLine, ...]
-    notes: tuple[str, ...] = ()
-    title: str = ""  # "" for none
-    css_class: str = "layernorm-filled-steps"
-
-
-def render_formulas_text(table: FormulasTable) -> str:
-    """Aligned text: ▶ marks the lines in focus; a line rounding moved ends with its exact values."""
-    width = max(text_width(line.label) for line in table.lines)
-    lines = [table.title] if table.title else []
-    for line in table.lines:
-        lines.append(
-            f"  {FOCUS_MARK if line.focused else ' '} {pad(line.label, width)}  {line.formula}"
-            + (f"   {line.drift}" if line.drift else "")
-        )
-    return "\n".join(lines + [f"  {note}" for note in table.notes])
-
-
-def _formula_parts(formula: str) -> list[str]:
-    """A filled formula cut where it may break: after a comma that separates two values and before "=" or "≈";
-    never inside a number or an operation such as "1.1330 − 0.4457"."""
-    marked = formula.replace(", ", ",\n")
-    for relation in ("=", "≈"):
-        marked = marked.replace(f" {relation} ", f"\n{relation} ")
-    return marked.split("\n")
-
-
-def _breakable(formula: str) -> str:
-    """The formula as HTML whose parts stay whole (spaces between them): on a narrow screen the equation goes on
-    the next line instead of running past the right edge ("= 0.44", "(1.1729, -1.2707,")."""
-    return " ".join(f'<span style="white-space:nowrap">{html.escape(part)}</span>' for part in _formula_parts(formula))
-
-
-def _formulas_width_px(table: FormulasTable) -> float:
-    """About how wide the formulas' HTML table is at its narrowest: the label and the longest unbroken part."""
-    label = max(text_width(line.label) for line in table.lines)
-    longest = max(text_width(part) for line in table.lines for part in _formula_parts(line.formula))
-    return _width_px([label, longest])
-
-
-def render_formulas_html(table: FormulasTable) -> str:
-    """The same lines as an HTML table: focus shaded blue and bold, lines rounding moved orange. An equation
-    wraps between its parts (see :func:`_breakable`) rather than run past the right edge."""
-    rows = []
-    for line in table.lines:
-        shade = f"{HIGHLIGHT_STYLE};font-weight:700" if line.focused else FLAG_STYLE if line.drift else ""
-        style = f' style="{shade}"' if shade else ""
-        mark = f' <span style="color:#a33c00">{html.escape(line.drift)}</span>' if line.drift else ""
-        rows.append(
-            f'<tr{style}><th style="{CELL_CSS};text-align:left;white-space:nowrap">{html.escape(line.label)}</th>'
-            f'<td style="{CELL_CSS};text-align:left">'
-            f"{_breakable(line.formula)}{mark}</td></tr>"
-        )
-    heading = f'<div style="font-weight:600;margin:4px 0">{html.escape(table.title)}</div>' if table.title else ""
-    legend = "".join(f"<div>{html.escape(note)}</div>" for note in table.notes)
-    notes = f'<div style="font-size:12px;margin-top:4px;color:#444">{legend}</div>' if legend else ""
-    return (
-        f'<div class="{table.css_class}">{heading}'
-        + scroll_box(
-            f'<table style="{TABLE_CSS}">{"".join(rows)}</table>', table.title, scroll_hint(_formulas_width_px(table))
-        )
-        + f"{notes}</div>"
     )

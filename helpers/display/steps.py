@@ -8,7 +8,7 @@ from decimal import Decimal
 import numpy as np
 
 from helpers.core import views
-from helpers.core.layernorm import STAGES, LayerNormSteps
+from helpers.core.layernorm import DRIFT_RELATIVE_TOLERANCE, STAGES, LayerNormSteps
 from helpers.display.formatting import (
     DEFAULT_PLACES,
     ELLIPSIS,
@@ -131,7 +131,7 @@ def steps_table(record, focus=(), stages=None) -> StepsTable:
         raise ValueError("stages names no stage; name at least one, e.g. ['mean'].")
     hand = record.hand_rounded
     places = record.decimals if hand else DEFAULT_PLACES
-    drifted = {drift.stage for drift in record.rounding_drift()}
+    drifted = set(moved_stages(record))
     lines = tuple(
         StageLine(
             *STAGE_LABELS[stage],
@@ -142,7 +142,7 @@ def steps_table(record, focus=(), stages=None) -> StepsTable:
         )
         for stage in stages
     )
-    notes = tuple(note for note in (_drift_summary(record), _rounding_note(record, places, stages)) if note)
+    notes = tuple(note for note in (_drift_summary(record, stages), _rounding_note(record, places, stages)) if note)
     return StepsTable(_title(record), lines, _hand_heading(record) if hand else "", notes)
 
 
@@ -160,11 +160,38 @@ def _hand_heading(record) -> str:
     return f"by hand ({record.decimals} places)"
 
 
-def _drift_summary(record) -> str:
+def moved_stages(record) -> tuple[str, ...]:
+    """The stages a hand-rounded record marks ``≠ exact``, in order, judged by what the learner reads:
+
+    - a stage rounding moved by more than the places kept (LayerNormSteps.rounding_drift), when its digits
+      as shown differ from the exact value's at the same places, or it is off by more than 1 % (a tiny
+      variance kept to one digit); at 1e150 the float noise of "moved by 1e134" shows no digit and is not marked;
+    - a stage shown with more places than that (σ² + ε keeps ε's) whose shown digits differ from the exact
+      value's at those places, so that "4.222010" beside exact "4.222232" is marked."""
+    if not record.hand_rounded:
+        return ()
+    drifts = {drift.stage: drift for drift in record.rounding_drift()}
+    moved = set()
+    for stage in STAGES:
+        if stage in ("input", "eps", "gamma", "beta"):
+            continue
+        shown = shown_places(record, stage, record.decimals)
+        hand = np.atleast_1d(np.asarray(record.stage(stage), dtype=np.float64))
+        exact = np.atleast_1d(np.asarray(record.exact.stage(stage), dtype=np.float64))
+        digits_differ = any(format_number(h, shown) != format_number(e, shown) for h, e in zip(hand, exact))
+        if stage in drifts:
+            if digits_differ or drifts[stage].relative_difference > DRIFT_RELATIVE_TOLERANCE:
+                moved.add(stage)
+        elif shown > record.decimals and digits_differ:
+            moved.add(stage)
+    return tuple(stage for stage in STAGES if stage in moved)
+
+
+def _drift_summary(record, stages=STAGES) -> str:
     """One line for a hand-rounded record: which stages rounding moved, if any ("" for an exact record)."""
     if not record.hand_rounded:
         return ""
-    moved = [STAGE_LABELS[drift.stage][0] for drift in record.rounding_drift()]
+    moved = [STAGE_LABELS[stage][0] for stage in moved_stages(record)]
     if not moved:
         return f"Rounding to {record.decimals} places changed no stage by more than its last place."
     return f"≠ exact: rounding to {record.decimals} places moved: {', '.join(moved)}."

@@ -55,7 +55,7 @@ def _comparison_title(report) -> str:
 def comparison_table(report) -> Table:
     """The comparison report described once; a row that differs is flagged."""
     rows = tuple(Row(tuple(Cell(text) for text in row), flagged=row[2] == "no") for row in _comparison_rows(report))
-    return Table("layernorm-comparison", _comparison_title(report), _COMPARISON_HEADER, rows)
+    return Table("layernorm-comparison", _comparison_title(report), _COMPARISON_HEADER, rows, pin_last=True)
 
 
 def comparison_text(report) -> str:
@@ -147,6 +147,7 @@ def published_check_table(check) -> Table:
         tuple(_published_check_notes(check)),
         numeric,
         nowrap=True,
+        pin_last=True,  # the verdict stays in sight on a laptop, the numbers scrolling beneath it
     )
 
 

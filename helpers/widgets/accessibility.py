@@ -92,19 +92,36 @@ def caption_html(alt: str, details: str = "") -> str:
     return f'<div style="font-size:12px;color:#444;max-width:600px">{html.escape(alt)}{fold}</div>'
 
 
-def result_sentence(record) -> str:
-    """What changed after an edit, in words: "mean now 0.4457, standard deviation now 0.5860 (√(σ² + ε)),
-    output now 1.1729, -1.2707, 0.0978" (the output only up to 12 values; by hand, at its places)."""
-    from helpers.display import format_number
+def result_sentence(record, upto: str | None = None) -> str:
+    """What changed after an edit, in words, saying only what the notebook has taught (``upto``, a stage
+    name, as the row editor's; None for everything): "mean now 0.4457" up to the mean; then "standard
+    deviation now 0.5860 (√(σ² + ε))"; at the normalised stage the normalised values and the variance of
+    x̂, which a smaller ε brings closer to 1; with everything, the output (up to 12 values). By hand, at its
+    places."""
+    import numpy as np
+
+    from helpers.core.layernorm import STAGES
+    from helpers.display import format_number, places_for
 
     places = 4 if record.decimals is None else record.decimals
 
-    def number(value) -> str:
-        return format_number(value, places)
+    def number(value, at=places, among=None) -> str:
+        """By the shared rule; a tiny value (or row, ``among``) gets the places that show its digits."""
+        return format_number(value, places_for(value if among is None else among, at))
 
-    sentence = f"mean now {number(record.mean)}, standard deviation now {number(record.std)} (√(σ² + ε))"
-    if len(record.output) <= 12:
-        sentence += ", output now " + ", ".join(number(v) for v in record.output)
+    def learned(stage: str) -> bool:
+        return upto is None or STAGES.index(stage) <= STAGES.index(upto)
+
+    sentence = f"mean now {number(record.mean)}"
+    if learned("std"):
+        sentence += f", standard deviation now {number(record.std)} (√(σ² + ε))"
+    if upto == "normalised" and len(record.normalised) <= 12:
+        sentence += ", normalised x̂ now " + ", ".join(number(v, among=record.normalised) for v in record.normalised)
+    if upto == "normalised":
+        variance = float(np.var(np.asarray(record.normalised, dtype=np.float64)))
+        sentence += f"; variance of x̂ now {number(variance, max(places, 6))} (1 when ε is nothing beside σ²)"
+    if upto is None and len(record.output) <= 12:
+        sentence += ", output now " + ", ".join(number(v, among=record.output) for v in record.output)
     if record.decimals is not None:
         sentence += f"; by hand, rounding every step to {record.decimals} places"
     return sentence + "."

@@ -130,6 +130,11 @@ def messages_html(text: str) -> str:
     return f'<span style="color:{MESSAGE_COLOUR}">⚠ {html.escape(text, quote=False)}</span>' if text else ""
 
 
+def note_html(text: str) -> str:
+    """A note beside a field that is not a problem (the value in use is shown): "20 places … using 12"."""
+    return f'<span style="color:#333">ℹ {html.escape(text, quote=False)}</span>' if text else ""
+
+
 def message_lines(problems: dict) -> list[str]:
     if not problems:
         return []

@@ -121,6 +121,8 @@ class StepExplorer(LessonWidget):
 
     @never_raises
     def _on_show_all(self, change) -> None:
+        # The toggle says what pressing it does: show all the steps, or go back to one step at a time.
+        self.show_all_toggle.description = "step by step" if change["new"] else "show all"
         self._render()
 
     def _visible(self) -> tuple[str, ...]:

@@ -87,7 +87,8 @@ class MultipleChoice(_Question):
         return self.choice is not None and self.choice == self.answer
 
     def _verdict_start(self) -> str:
-        return f"Right: {self.answer}" if self.right else f"Not {self.choice}"
+        # The choice quoted: "Not it divides by …" would read as a sentence that is not one.
+        return f"Right: {self.answer}" if self.right else f"Not this one: “{self.choice}”"
 
     def text(self) -> str:
         lines = [f"Check yourself: {self.question}"]

@@ -8,13 +8,12 @@ import ipywidgets as widgets
 import numpy as np
 
 from helpers.core.data import parse_number, parse_row, split_row
-from helpers.core.layernorm import DEFAULT_EPS, STAGES, layer_norm_steps
+from helpers.core.layernorm import DEFAULT_EPS, layer_norm_steps
 from helpers.core.validation import MAX_DECIMALS, InputError, check_decimals, eps_from_text
-from helpers.display import STAGE_LABELS, format_values, stage_names, steps_html, steps_text
-from helpers.plots.number_line import number_line_alt, number_line_text
+from helpers.display import format_values, stage_names, steps_html, steps_text
+from helpers.display.number_line import number_line_alt, number_line_svg, number_line_text
 from helpers.widgets.accessibility import (
     caption_html,
-    describe_image,
     result_sentence,
     status_html,
     visually_hidden_html,
@@ -28,12 +27,14 @@ from helpers.widgets.base import (
     message_lines,
     messages_html,
     never_raises,
+    note_html,
     number_text,
     refuse_decimal_comma,
 )
+from helpers.widgets.row_stages import StageFolding, check_controls, check_upto
 
 
-class RowEditor(LessonWidget):
+class RowEditor(StageFolding, LessonWidget):
     """Edit one row, eps, gamma and beta and see every stage of LayerNorm update at once.
 
     Made by :func:`row_editor`. ``record`` is the last good :class:`~helpers.core.layernorm.LayerNormSteps`;
@@ -56,11 +57,12 @@ class RowEditor(LessonWidget):
         super().__init__()
         values = parse_row(as_text(row))
         eps = eps_from_text(eps)
-        self.upto = _check_upto(upto)
+        self.upto = check_upto(upto)
         self.focus = stage_names(self.upto if focus is None and self.upto else focus, "focus")
         self.shown_stages = stage_names(stages, "stages") or None
-        self.controls = _check_controls(controls)
+        self.controls = check_controls(controls)
         self.record = layer_norm_steps(values, eps=eps, gamma=gamma, beta=beta, decimals=decimals)
+        self._last_row = self.record.input  # the last row typed that was good
         self._syncing = self._typing_in_boxes = False
         self._parsed_rows: dict[str, np.ndarray] = {}
 
@@ -106,31 +108,30 @@ class RowEditor(LessonWidget):
             indent=False,
             layout=widgets.Layout(width="auto"),
         )
-        self.places = widgets.BoundedIntText(
+        # An IntText, not a BoundedIntText: the bounded one clamps 20 to 12 in the browser without a word;
+        # here the clamp happens in Python, which says so beside the field (see _on_places).
+        self.places = widgets.IntText(
             value=3 if decimals is None else int(decimals),
-            min=0,
-            max=MAX_DECIMALS,
             description="places",
             layout=widgets.Layout(width="130px"),
         )
+        self._places_note = ""
         self.by_hand.observe(self._on_field_edit, names="value")
-        self.places.observe(self._on_field_edit, names="value")
+        self.places.observe(self._on_places, names="value")
         self.messages = {name: widgets.HTML() for name in ("row", "eps", "gamma", "beta", "decimals", "general")}
         self.messages["general"].layout.min_height = "24px"  # no jump when a message appears
         self.table = widgets.HTML()
         # Under the γ and β fields, the output they make: the table's last row is ~400 px further down on a
         # laptop (notebook 06), out of sight while the fields are edited.
         self.output_line = widgets.HTML()
-        self.plot_image = widgets.Image(format="png", layout=widgets.Layout(width="600px")) if plot else None
-        self._picture = _number_line_picture() if plot else None
+        # The number line: inline SVG (crisp, its words real text, named for a screen reader), redrawn per edit.
+        self.plot_view = widgets.HTML(layout=widgets.Layout(max_width="600px")) if plot else None
         # For a screen reader: the result in words in a live region, and the picture's text alternative.
         self.announcement = widgets.HTML()
         self.plot_caption = widgets.HTML() if plot else None
 
         self.later_toggle = widgets.ToggleButton(
-            value=False,
-            description="show every step" if self.shown_stages else "show the later steps",
-            layout=widgets.Layout(width="200px"),
+            value=False, description=self._toggle_label(False), layout=widgets.Layout(width="200px")
         )
         self.later_toggle.observe(self._on_field_edit, names="value")
 
@@ -154,7 +155,7 @@ class RowEditor(LessonWidget):
             self.announcement,
             self.table,
             line(self.later_toggle, shown=bool(self._later_stages())),
-        ] + ([self.plot_image, self.plot_caption] if plot else [])
+        ] + ([self.plot_view, self.plot_caption] if plot else [])
         self._render()
 
     # --- what a person does, in code
@@ -200,16 +201,42 @@ class RowEditor(LessonWidget):
         self._recompute(sync_boxes=pasted)
 
     @never_raises
-    def _on_value_box(self, change) -> None:
+    def _on_places(self, change) -> None:
+        """Places outside 0 to 12 are clamped, and the field and a note beside it say so until the next edit."""
         if self._syncing:
             return
+        typed = change["new"]
+        clamped = min(max(int(typed), 0), MAX_DECIMALS)
+        self._places_note = (
+            f"{typed} places is outside 0 to {MAX_DECIMALS}: using {clamped}." if clamped != typed else ""
+        )
+        if clamped != typed:
+            self._syncing = True
+            try:
+                self.places.value = clamped
+            finally:
+                self._syncing = False
+        self._recompute()
+
+    def _value_box_problem(self) -> str:
+        """The first value box whose text is not a number, in words ("" when every box holds one). A box
+        is read on every edit, not only its own: its warning stays until it is corrected."""
         for position, box in enumerate(self.value_boxes, start=1):
             try:
                 parse_number(refuse_decimal_comma(box.value))  # one number per box: an empty box must not drop a value
             except ValueError as problem:
-                self._problems = {**self._problems, "row": f"Value {position} {problem}."}
-                self._render()
-                return
+                return f"Value {position} {problem}."
+        return ""
+
+    @never_raises
+    def _on_value_box(self, change) -> None:
+        if self._syncing:
+            return
+        problem = self._value_box_problem()
+        if problem:
+            self._problems = {**self._problems, "row": problem}
+            self._render()
+            return
         joined = ", ".join(box.value.strip() for box in self.value_boxes)
         if joined == self.row_text.value:  # typed back to what it was: no change event, so recompute here
             self._recompute()
@@ -228,9 +255,16 @@ class RowEditor(LessonWidget):
     def _recompute(self, sync_boxes: bool = False) -> None:
         problems = {}
         row = self._read("row", lambda: self._parse_row(self.row_text.value), problems)
+        if "row" not in problems and not sync_boxes and self._value_box_problem():
+            problems["row"] = self._value_box_problem()  # a box still shows what is not a number
+            row = None
         eps = self._read("eps", lambda: eps_from_text(refuse_decimal_comma(self.eps_text.value)), problems)
-        gamma = self._read("gamma", lambda: self._per_feature(self.gamma_text.value, "γ", row), problems)
-        beta = self._read("beta", lambda: self._per_feature(self.beta_text.value, "β", row), problems)
+        if row is not None:
+            self._last_row = row
+        # A bad row: γ and β are checked against the last row that was good (what the boxes still show).
+        in_use = row if row is not None else self._last_row
+        gamma = self._read("gamma", lambda: self._per_feature(self.gamma_text.value, "γ", in_use), problems)
+        beta = self._read("beta", lambda: self._per_feature(self.beta_text.value, "β", in_use), problems)
         decimals = int(self.places.value) if self.by_hand.value else None
         if not problems:
             try:
@@ -319,47 +353,12 @@ class RowEditor(LessonWidget):
     def _show_problems(self) -> None:
         for name, message_widget in self.messages.items():
             message_widget.value = messages_html(self._problems.get(name, ""))
-
-    def _learned(self, stage: str) -> bool:
-        """True when ``stage`` is learned so far (always, without ``upto``)."""
-        return self.upto is None or STAGES.index(stage) <= STAGES.index(self.upto)
-
-    def _shows(self, control: str) -> bool:
-        """Whether the line of ``control`` ("eps", "gamma", "beta") is shown: learned, and asked for."""
-        return self._learned(control) and control in self.controls
-
-    def _later_stages(self) -> tuple[str, ...]:
-        """The stages folded away: those not in ``stages``, or after ``upto`` (none without either)."""
-        if self.shown_stages:
-            return tuple(s for s in STAGES if s not in self.shown_stages and s not in ("gamma", "beta"))
-        if self.upto is None:
-            return ()
-        return tuple(s for s in STAGES[STAGES.index(self.upto) + 1 :] if s not in ("gamma", "beta"))
-
-    def _stages(self):
-        """The stages shown: ``stages`` if given, else those learned up to ``upto``; all (None) without
-        either or once every step is unfolded."""
-        if self.later_toggle.value or (self.upto is None and not self.shown_stages):
-            return None
-        if self.shown_stages:
-            return self.shown_stages
-        return tuple(
-            s
-            for s in STAGES[: STAGES.index(self.upto) + 1]
-            if s not in ("gamma", "beta") or s == self.upto or s in self.focus
-        )
-
-    def _folded_note(self) -> str:
-        later = self._later_stages()
-        if not later or self.later_toggle.value:
-            return ""
-        if self.shown_stages:  # a slide: one short line
-            return f"{len(later)} more steps folded: press “{self.later_toggle.description}”"
-        names = ", ".join(STAGE_LABELS[s][0] for s in later)
-        return f"later steps folded ({names}): press “{self.later_toggle.description}”"
+        if self._places_note and "decimals" not in self._problems:
+            self.messages["decimals"].value = note_html(self._places_note)
 
     def _render(self) -> None:
         self._show_problems()
+        self.later_toggle.description = self._toggle_label(self.later_toggle.value)
         note = self._folded_note()
         self.table.value = steps_html(self.record, self.focus, self._stages()) + (
             f'<div style="font-size:12px;color:#555">{html.escape(note)}</div>' if note else ""
@@ -373,13 +372,11 @@ class RowEditor(LessonWidget):
                 "⚠ The numbers shown are the last good ones: see the message above.", visually_hidden_html(problem)
             )
             if problem
-            else status_html(result_sentence(self.record))
+            else status_html(result_sentence(self.record, self._taught()))
         )
-        if self.plot_image is not None:
-            self.plot_image.value = self._picture.png(self.record)
-            alt = number_line_alt(self.record)
-            describe_image(self.plot_image, alt)
-            self.plot_caption.value = caption_html(alt, number_line_text(self.record))
+        if self.plot_view is not None:
+            self.plot_view.value = number_line_svg(self.record)
+            self.plot_caption.value = caption_html(number_line_alt(self.record), number_line_text(self.record))
 
     def _output_line_html(self) -> str:
         """The output beside the γ and β fields: when they are shown in a notebook (a slide's short table sits
@@ -404,38 +401,6 @@ class RowEditor(LessonWidget):
                 *message_lines(self._problems),
             ]
         )
-
-
-def _number_line_picture():
-    """The number line the row editor redraws on every edit (matplotlib is imported only when a plot is
-    asked for): one Figure whose unchanging parts are drawn once, see helpers.plots.number_line."""
-    from helpers.plots.number_line import NumberLinePicture
-
-    return NumberLinePicture()
-
-
-# The row editor's lines of controls, top to bottom: the paste field, one box per value, ε, γ, β, by hand.
-CONTROLS = ("row", "values", "eps", "gamma", "beta", "by_hand")
-
-
-def _check_controls(controls) -> tuple[str, ...]:
-    if controls is None:
-        return CONTROLS
-    names = (controls,) if isinstance(controls, str) else tuple(controls)
-    unknown = [repr(name) for name in names if name not in CONTROLS]
-    if unknown:
-        raise InputError(
-            "controls", f"controls names lines that do not exist: {', '.join(unknown)}; they are {', '.join(CONTROLS)}."
-        )
-    return names
-
-
-def _check_upto(upto) -> str | None:
-    if upto is not None and upto not in STAGES:
-        raise InputError(
-            "upto", f"upto names a stage that does not exist: {upto!r}; the stages are {', '.join(STAGES)}."
-        )
-    return upto
 
 
 def row_editor(

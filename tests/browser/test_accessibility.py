@@ -111,6 +111,7 @@ widgets = pytest.importorskip("ipywidgets")
 CONTROLS = (
     widgets.Text,
     widgets.BoundedIntText,
+    widgets.IntText,
     widgets.FloatLogSlider,
     widgets.Checkbox,
     widgets.Dropdown,
@@ -179,8 +180,10 @@ def test_row_editor_picture_has_a_text_alternative():
     expected = exact_steps(X[4])
     caption = editor.plot_caption.value
     assert f"√(σ² + ε) = {expected['std']:.4f}" in caption and f"{expected['mean']:.4f}" in caption
-    if w.IPYWIDGETS_8:  # 8 puts the tooltip on the <img> as its title, which names it; 7.7 has only the caption
-        assert editor.plot_image.tooltip and f"{expected['std']:.4f}" in editor.plot_image.tooltip
+    # The picture is inline SVG named by its aria-label and <title> (both versions of ipywidgets draw it as is).
+    svg = editor.plot_view.value
+    assert 'role="img"' in svg and re.search(rf'aria-label="[^"]*= {expected["std"]:.4f}', svg), svg[:300]
+    assert "<title>Number line of the row" in svg
 
 
 def displayed(widget) -> list[dict]:

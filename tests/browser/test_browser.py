@@ -15,6 +15,7 @@ its own clean path and the test fails if any process it started is left behind.
 
 from __future__ import annotations
 
+import os
 import re
 import statistics
 import sys
@@ -339,23 +340,28 @@ def test_row_editor_by_keyboard_alone_and_keystroke_to_screen(keyboard_page):
     assert boxes and all(step["drawn"] for step in boxes), f"the table's box: no focus ring drawn in {walk}"
 
     # Enter in the paste field: time from the keystroke to the new numbers and the new picture on screen.
-    picture = editor.locator("img").first
-    assert picture.get_attribute("alt") is not None or picture.get_attribute("title"), (
+    # The number line is inline SVG (issue 33): a picture named by its aria-label, its words real text.
+    picture = editor.locator("svg.layernorm-number-line").first
+    assert picture.get_attribute("role") == "img" and "Number line" in (picture.get_attribute("aria-label") or ""), (
         "the picture has no text alternative"
     )
+    assert "mean μ =" in picture.text_content()
     latencies = []
     rows = [X[4], X[1], X[2], X[3], X[0], X[4]]
     for row in rows:
         text_box(editor, "row x:").focus()
         page.keyboard.press("Control+A")
         page.keyboard.type(", ".join(str(v) for v in row))
-        before = picture.get_attribute("src")
+        before = editor.locator("svg.layernorm-number-line").first.get_attribute("aria-label")
         start = time.perf_counter()
         page.keyboard.press("Enter")
         wait_for_table(page, editor, expected_numbers(row))
-        page.wait_for_function(
-            "([img, before]) => img.src !== before && img.complete",
-            arg=[picture.element_handle(), before],
+        page.wait_for_function(  # the new picture in the page, checked once per frame: drawn by the next paint
+            """([root, before]) => {
+                const svg = root.querySelector('svg.layernorm-number-line');
+                return svg && svg.getAttribute('aria-label') !== before;
+            }""",
+            arg=[editor.element_handle(), before],
             timeout=10_000,
             polling="raf",
         )
@@ -363,7 +369,8 @@ def test_row_editor_by_keyboard_alone_and_keystroke_to_screen(keyboard_page):
     median = statistics.median(latencies[1:])  # the first edit also warms up the kernel's caches
     print(
         f"keystroke (Enter) to new numbers and picture on screen: median {median * 1000:.0f} ms "
-        f"over {len(latencies) - 1} edits (wall time, shared machine)"
+        f"over {len(latencies) - 1} edits (wall time, shared machine; goal ≤ 100 ms on a quiet one, "
+        f"load average {os.getloadavg()[0]:.1f})"
     )
     said = editor.locator('[role="status"]').first.text_content()
     assert f"standard deviation now {four(exact_steps(X[4])['std'])}" in said, said

@@ -9,6 +9,7 @@ and, the same page resized, of 1366×768:
   box cuts its own text off (tests/laptop_support.py's OVERFLOWS);
 - a box that does scroll (its table wider than the box) has the visible line above it that says so
   (``layernorm-scroll-hint``), so a result out of sight is never silent ("✗ impossible:" with the rest cut);
+- the column a wide table concludes in ("verdict", "= PyTorch?") is in sight as drawn (issue 33);
 - the step-through's equations never scroll: they break between their parts, so every result shows
   ("= 0.44", "(1.1729, -1.2707," were cut).
 
@@ -23,7 +24,7 @@ import pytest
 
 from browser_support import ARTIFACTS
 from lab_driver import CELL_TIMEOUT_MS, CLOSE, FINISHED, OPEN_NOTEBOOK, RUN_ALL, WIDGETS_DRAWN, shared_session
-from laptop_support import OPEN_SIDEBAR, OVERFLOWS
+from laptop_support import KEY_COLUMN_NAMES, KEY_COLUMNS_HIDDEN, OPEN_SIDEBAR, OVERFLOWS
 
 pytestmark = pytest.mark.browser
 
@@ -90,17 +91,18 @@ def _walk(page):
             stage += 1
             yield f"step-through {k + 1}, stage {stage}"
     for words in FOLDS:
-        toggles = panel.locator("button", has_text=words)
-        for k in range(toggles.count()):
-            toggle = toggles.nth(k)
+        # Handles, not a locator by text: an open toggle's label changes ("hide the later steps").
+        toggles = panel.locator("button", has_text=words).element_handles()
+        for k, toggle in enumerate(toggles):
             if not toggle.is_visible():  # a fold with nothing folded: its line is hidden
                 continue
             toggle.scroll_into_view_if_needed()
-            before = toggle.locator("xpath=../../..").text_content()
+            node = toggle.evaluate_handle("(button) => button.parentElement.parentElement.parentElement")
+            before = node.evaluate("(node) => node.textContent")
             toggle.click()
             page.wait_for_function(
                 "([node, before]) => node.textContent !== before",
-                arg=[toggle.locator("xpath=../../..").element_handle(), before],
+                arg=[node, before],
                 timeout=20_000,
                 polling=50,
             )
@@ -146,6 +148,7 @@ def _resize(page, size: str) -> None:
 def _look(page, stage: str, size: str, problems: list, figures: dict, spare: set) -> None:
     """What a learner sees at this stage at this size: overflows, and boxes that scroll unannounced."""
     problems += [f"{size}×768, {stage}: {line}" for line in page.evaluate(OVERFLOWS)]
+    problems += [f"{size}×768, {stage}: {line}" for line in page.evaluate(KEY_COLUMNS_HIDDEN, KEY_COLUMN_NAMES)]
     for box in page.evaluate(SCROLLERS):
         if box["hidden"] <= 1:  # a hint above a table that fits: harmless, counted for the report
             spare.add(f"cell {box['cell']} ({box['width']} px in {box['box']})")

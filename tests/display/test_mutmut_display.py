@@ -60,7 +60,7 @@ def test_rjust_pads_on_the_left_to_screen_columns_and_never_cuts():
         ([0.00005], 4),  # shows as 0.0001 at 4 places: no more needed
         ([0.0001], 4),
         ([0.00004], 7),  # would show as 0.0000: 3 significant digits, 0.0000400
-        ([1e-14], 15),  # at most 15
+        ([1e-14], 16),  # more than MOST_PLACES: format_number then writes 1.0000e-14
     ],
 )
 def test_places_for_adds_places_only_when_every_value_would_show_as_zero(values, expected):

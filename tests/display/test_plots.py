@@ -7,6 +7,7 @@ Agg backend (no display).
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -99,18 +100,10 @@ def label_boxes_and_leader_lines(ax):
 
 
 @pytest.mark.parametrize("row", range(5))
-@pytest.mark.parametrize("figure_of", ["pyplot", "row editor"])
-def test_number_line_labels_cross_no_line_and_no_other_label(row, figure_of):
+def test_number_line_labels_cross_no_line_and_no_other_label(row):
+    """The matplotlib figure; the row editor's SVG is tested in tests/display/test_number_line_svg.py."""
     record = helpers.layer_norm_steps(X[row])
-    if figure_of == "pyplot":
-        ax = plots.number_line(record).axes[0]
-    else:  # the smaller picture the row editor redraws
-        pytest.importorskip("ipywidgets")
-        from helpers.plots.number_line import NumberLinePicture
-
-        picture = NumberLinePicture()
-        picture.png(record)
-        ax = picture.figure.axes[0]
+    ax = plots.number_line(record).axes[0]
     mean, std = X[row].mean(), np.sqrt(X[row].var() + EPS)
     boxes, leaders = label_boxes_and_leader_lines(ax)
     assert len(boxes) == len(leaders) == 3
@@ -302,18 +295,6 @@ def test_number_line_has_a_sentence_for_a_screen_reader():
     assert "768 values from -1.0000 to 2.0000" in plots.number_line_alt(long)
 
 
-def test_number_line_picture_redrawn_after_many_edits_equals_a_fresh_one():
-    """The picture keeps a drawn background and moves artists: no pixel of an earlier row may stay behind."""
-    from helpers.plots.number_line import NumberLinePicture
-
-    picture = NumberLinePicture()
-    for row in [*X, np.random.default_rng(2).normal(size=768), X[2] * 100]:
-        picture.png(helpers.layer_norm_steps(row))
-    last = helpers.layer_norm_steps(X[0], eps=1e-3)
-    assert picture.png(last) == NumberLinePicture().png(last)
-    assert picture.png(last)[:8] == b"\x89PNG\r\n\x1a\n"
-
-
 def _text_boxes(figure):
     """Every annotation's and the legend's box on the drawn figure, in pixels, with a name."""
     figure.canvas.draw()
@@ -430,3 +411,66 @@ def test_circle_text_says_a_row_of_equal_values_lies_at_the_centre():
     assert "but for row 2 of equal values, at 0:" in text
     assert "row 2   0.0000   0.0000   0.0000  0.0000           0.0000" in text
     assert "equal values" not in plots.normalised_circle_text(X)  # notebook 07's stored text stays as it is
+
+
+def _markers(ax) -> dict[str, np.ndarray]:
+    """Every row's point and every extra cross, by gid, in data units."""
+    return {
+        line.get_gid(): np.array([line.get_xdata()[0], line.get_ydata()[0]], dtype=float)
+        for line in ax.lines
+        if line.get_gid() and (line.get_gid().startswith("row ") or line.get_gid().startswith("published "))
+    }
+
+
+@pytest.mark.parametrize("seed", [None, 0, 1, 2])
+def test_each_extra_label_sits_nearer_its_own_cross_than_any_other_marker(seed):
+    """07's √3 circle: "published 3" must read as the label of the published-3 cross (issue 33)."""
+    x, published = X, helpers.load_published_output()
+    if seed is not None:  # other tables: the published rows scattered at random
+        published = published + np.random.default_rng(seed).normal(scale=0.3, size=published.shape)
+    ax = plots.normalised_circle(x, extra_points=published, extra_label="published").axes[0]
+    markers = _markers(ax)
+    labels = [t for t in ax.texts if t.get_text().startswith("published ")]
+    assert len(labels) == len(published)
+    for label in labels:
+        own = markers[label.get_text()]
+        np.testing.assert_allclose(label.xy, own)  # its leader line ends at its own cross
+        at = np.asarray(label.xyann, dtype=float)
+        mine = float(np.linalg.norm(at - own))
+        for name, point in markers.items():
+            if name != label.get_text() and float(np.linalg.norm(point - own)) > 0.25:  # not on the cross itself
+                assert float(np.linalg.norm(at - point)) > mine, f"{label.get_text()} sits nearer {name}"
+
+
+PRINTED_WIDTH = 72  # JupyterLab at 1024×768 with the file browser open: a longer printed line breaks mid-word
+
+
+@pytest.mark.parametrize(
+    "printed",
+    [
+        lambda: plots.number_line_text(helpers.layer_norm_steps(X[0])),
+        lambda: plots.number_line_text(helpers.layer_norm_steps(np.array([1e150, 2e150, 3.5e150]))),
+        lambda: plots.before_after_text(helpers.layer_norm_steps(X[4])),
+        lambda: plots.before_after_text(helpers.layer_norm_steps(X[0], gamma=[2.0, 1.0, 3.0], beta=[0.5, 0, -1])),
+        lambda: plots.before_after_text(X),
+        lambda: plots.normalised_circle_text(X, extra_points=helpers.load_published_output(), extra_label="published"),
+        lambda: plots.normalised_circle_text(np.vstack([X, [[1.0, 1.0, 1.0]]])),
+        lambda: plots.matrix_heatmaps_text(X),
+    ],
+)
+def test_printed_pictures_fit_a_laptop_line_so_no_word_is_broken(printed):
+    from helpers.display import text_width
+
+    for line in printed().splitlines():
+        assert text_width(line) <= PRINTED_WIDTH, line
+
+
+def test_the_number_lines_ticks_follow_the_shared_number_rule():
+    huge = plots.number_line(helpers.layer_norm_steps(np.array([1e150, 2e150, 3.5e150])))
+    huge.canvas.draw()
+    ticks = [t.get_text() for t in huge.axes[0].get_xticklabels() if t.get_text()]
+    assert ticks and all(t == "0" or re.fullmatch(r"-?\d\.\de\+1(49|50)", t) for t in ticks), ticks
+    assert not huge.axes[0].xaxis.get_offset_text().get_text()  # no "1e150" alone in a corner
+    plain = plots.number_line(helpers.layer_norm_steps(X[0]))
+    plain.canvas.draw()
+    assert "0.50" in [t.get_text() for t in plain.axes[0].get_xticklabels()]

@@ -39,3 +39,16 @@ def test_mistakes_may_be_pairs_and_the_nearest_one_wins():
 def test_a_mistake_that_is_not_a_number_is_refused_in_one_sentence():
     with pytest.raises(ValueError, match="A mistake's value must be a number"):
         ask(mistakes={"three": "words"})
+
+
+def test_a_wrong_choice_is_quoted_so_the_verdict_reads_as_a_sentence():
+    """A choice that is a clause ("it divides by …") must not run into the verdict ("✗ Not it divides …")."""
+    question = widgets.multiple_choice(
+        "What does the mystery do?",
+        ["it divides by the std without ε", "it adds ε twice"],
+        "it adds ε twice",
+        hint="Read its fingerprint.",
+    )
+    question.choose("it divides by the std without ε")
+    assert "✗ Not this one: “it divides by the std without ε”. Read its fingerprint." in repr(question)
+    assert "Not it divides" not in repr(question) and "Not it divides" not in question.verdict_html.value

@@ -405,14 +405,15 @@ def test_eps_zero_follows_the_one_rule_everywhere():
 
 
 def test_row_editor_with_the_number_line():
-    pytest.importorskip("matplotlib")
     editor = widgets.row_editor(X[0], plot=True)
-    first = editor.plot_image.value
-    assert first[:8] == b"\x89PNG\r\n\x1a\n" and editor.plot_image in editor.children
+    first = editor.plot_view.value
+    assert first.startswith("<svg") and 'role="img"' in first and editor.plot_view in editor.children
+    assert f"{X[0].mean():.4f}" in first  # its numbers are text in the picture
     editor.set_row(X[4])
-    assert editor.plot_image.value != first
+    changed = editor.plot_view.value
+    assert changed != first and f"{X[4].mean():.4f}" in changed
     editor.set_row("oops")
-    assert editor.plot_image.value != first  # the last good picture stays
+    assert editor.plot_view.value == changed  # the last good picture stays
 
 
 # --- step explorer
@@ -639,7 +640,7 @@ def test_multiple_choice_right_wrong_and_not_an_option():
     )
     assert "(choose an answer)" in repr(question) and question.choice is None
     question.choose("row 1")
-    assert "✗ Not row 1. Compare the gaps." in repr(question) and "(•) row 1" in repr(question)
+    assert "✗ Not this one: “row 1”. Compare the gaps." in repr(question) and "(•) row 1" in repr(question)
     question.choose("row 5")
     assert "✓ Right: row 5. Its three values are close." in question.verdict_html.value
     question.choose("row 9")  # must not raise
@@ -664,6 +665,7 @@ def test_only_core_widgets_shared_by_ipywidgets_7_and_8_are_used():
         "Text",
         "FloatLogSlider",
         "BoundedIntText",
+        "IntText",
         "Dropdown",
         "ToggleButton",
         "Checkbox",
@@ -692,7 +694,11 @@ def test_multiple_choice_says_right_or_wrong_and_prints_its_state():
     assert "(choose an answer)" in repr(question)
     question.choose("row 1")
     assert question.choice == "row 1"
-    assert repr(question).splitlines()[1:] == ["  (•) row 1", "  ( ) row 5", "  ✗ Not row 1. Compare each row's ends."]
+    assert repr(question).splitlines()[1:] == [
+        "  (•) row 1",
+        "  ( ) row 5",
+        "  ✗ Not this one: “row 1”. Compare each row's ends.",
+    ]
     question.choose("row 5")
     assert repr(question).splitlines()[-1] == "  ✓ Right: row 5. Its values are almost equal."
     assert "Right: row 5" in question.verdict_html.value
@@ -913,3 +919,82 @@ def test_number_question_is_right_within_its_tolerance_and_no_further():
     assert question.check("1.25") is True and question.check("0.75") is True
     assert question.check("1.3") is False and question.check("0.7") is False
     assert "✗" in visible_text(question.verdict_html.value)
+
+
+def test_the_places_field_says_when_it_clamps():
+    editor = widgets.row_editor(X[0], decimals=3)
+    editor.places.value = 20
+    assert editor.places.value == 12 and editor.record.decimals == 12
+    assert "20 places is outside 0 to 12: using 12" in editor.messages["decimals"].value
+    editor.places.value = -1
+    assert editor.places.value == 0 and "using 0" in editor.messages["decimals"].value
+    editor.places.value = 4
+    assert editor.messages["decimals"].value == "" and editor.record.decimals == 4
+
+
+@pytest.mark.parametrize(
+    "kwargs, closed, opened",
+    [
+        ({"upto": "mean"}, "show the later steps", "hide the later steps"),
+        ({"stages": ("input", "std")}, "show every step", "show fewer steps"),
+    ],
+)
+def test_the_fold_toggle_says_what_pressing_it_does(kwargs, closed, opened):
+    editor = widgets.row_editor(X[0], **kwargs)
+    assert editor.later_toggle.description == closed
+    editor.later_toggle.value = True
+    assert editor.later_toggle.description == opened and "folded" not in repr(editor)
+    editor.later_toggle.value = False
+    assert editor.later_toggle.description == closed
+
+
+def said(editor) -> str:
+    return re.sub(r"<[^>]+>", "", editor.announcement.value)
+
+
+def test_the_status_line_says_only_what_the_notebook_has_taught():
+    mean_only = said(widgets.row_editor(X[0], upto="mean"))  # notebook 02
+    assert f"mean now {X[0].mean():.4f}" in mean_only
+    assert "standard deviation" not in mean_only and "output" not in mean_only and "x̂" not in mean_only
+    up_to_std = said(widgets.row_editor(X[0], upto="std"))  # notebook 04
+    assert "standard deviation now" in up_to_std and "output" not in up_to_std and "x̂" not in up_to_std
+    assert "output now" in said(widgets.row_editor(X[0]))  # 06 and 08: everything
+
+
+def test_notebook_05s_editor_shows_the_variance_of_x_hat_closing_on_1_as_eps_shrinks():
+    editor = widgets.row_editor(X[4], upto="normalised")  # as notebook 05 shows it
+    shown = []
+    for eps in (1e-2, 1e-5, 1e-12):
+        editor.set_eps(eps)
+        variance = X[4].var() / (X[4].var() + eps)
+        match = re.search(r"variance of x̂ now (\d\.\d{6})", said(editor))
+        assert match and match.group(1) == f"{variance:.6f}", said(editor)
+        shown.append(float(match.group(1)))
+    assert shown[0] < shown[1] < shown[2] == 1.0
+
+
+def test_the_explorers_show_all_toggle_says_what_pressing_it_does():
+    explorer = widgets.step_explorer(X, row=0)
+    assert explorer.show_all_toggle.description == "show all"
+    explorer.show_all()
+    assert explorer.show_all_toggle.description == "step by step" and "all 9 steps shown" in repr(explorer)
+    explorer.show_all(False)
+    assert explorer.show_all_toggle.description == "show all"
+
+
+@pytest.mark.parametrize(
+    "row, mean",
+    [("1e200, 2e200, 4e200", "2.3333e+200"), ("1e-300, 2e-300, 4e-300", "2.3333e-300")],
+)
+def test_the_row_editor_reads_at_any_magnitude(row, mean):
+    """Issue 33: a row of 1e200s printed a 200-digit mean; 1e-300 showed as 0.000000000000000."""
+    editor = widgets.row_editor([1.0, 2.0, 4.0], plot=True)
+    editor.set_row(row)
+    if editor.message:  # 1e200² overflows: said in one sentence, the last good row stays
+        assert "too large" in editor.message
+        editor.set_row(row.replace("e200", "e150"))
+        mean = mean.replace("e+200", "e+150")
+    shown = [editor.table.value, said(editor), editor.plot_view.value, repr(editor)]
+    for view in shown:
+        assert mean in view, view[:300]
+        assert "0.000000000000000" not in view and not re.search(r"\d{20}", view)

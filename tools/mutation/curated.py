@@ -57,6 +57,7 @@ WM, WE, WR, WQ = (
     "helpers/widgets/row.py",
     "helpers/widgets/questions.py",
 )
+WRS = "helpers/widgets/row_stages.py"  # the row editor's folding: stages and controls shown
 PC, D, CLI = "helpers/core/published_table.py", "helpers/core/data.py", "helpers/cli.py"
 A, WB, T = "helpers/widgets/accessibility.py", "helpers/widgets/base.py", "helpers/checking/sandbox.py"
 
@@ -210,7 +211,7 @@ MUTATIONS = [
     Mutation(
         "display: tiny values as 0.0000",
         FMT,
-        "return min(15, SIGNIFICANT_DIGITS - 1 - math.floor(math.log10(largest)))",
+        "return SIGNIFICANT_DIGITS - 1 - math.floor(math.log10(largest))",
         "return places",
         "display",
     ),
@@ -338,7 +339,7 @@ MUTATIONS = [
     ),
     Mutation(
         "widgets: row editor upto shows every control",
-        WR,
+        WRS,
         "return self.upto is None or STAGES.index(stage) <= STAGES.index(self.upto)",
         "return True",
         "widgets",
@@ -381,7 +382,7 @@ MUTATIONS = [
     ),
     Mutation(
         "access: a slide's row editor shows every stage",
-        WR,
+        WRS,
         "        if self.shown_stages:\n            return self.shown_stages",
         "        if False:\n            return self.shown_stages",
         "access",
