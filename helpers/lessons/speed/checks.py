@@ -357,10 +357,10 @@ def ranking_words(cases: list[dict], size: str) -> str:
                 + "."
             )
     else:
+        low, high = repeat_range(first)
         words = (
-            f"At {size} the fastest was {first['implementation']} ({_range_words(first)}), every repeat: "
-            + "; ".join(slower_words(c) for c in slower)
-            + "."
+            f"At {size} the fastest was {first['implementation']} ({low * 1e6:.2f}–{high * 1e6:.2f} µs across "
+            "repeats), faster than every other in every repeat: " + "; ".join(slower_words(c) for c in slower) + "."
         )
     if dropped:
         words += f" Left out for page faults in timed calls: {', '.join(dropped)}."
