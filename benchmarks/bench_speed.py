@@ -22,7 +22,8 @@ Two regimes, each what its name says (``speedbench.data``):
 PyTorch's CPU allocator does not cache (``c10/core/impl/alloc_cpu.cpp``: posix_memalign and free);
 reuse of freed blocks is glibc malloc's, and above its mmap threshold (dynamic, at most 32 MiB on
 64 bits, ``malloc/malloc.c``) every block is fresh memory and every page a page fault. So the script
-sets that threshold, a trim threshold and a top pad with ``mallopt`` before allocating anything
+sets that threshold, turns trimming off and a top pad on with ``mallopt``, then grows the heap and
+writes every page of it once, before allocating anything else
 (``speedbench.machine.tune_allocator``), allocates and writes every buffer before timing, and reads
 the minor page faults (``getrusage``) around every timed call: a case whose timed calls fault (more
 than 1 % of them) is reported and left out of every verdict (``helpers.lessons.speed.checks``).
@@ -73,6 +74,7 @@ OTHERS_LIMIT_CORES = {1: 0.3, 2: 0.1}  # CPU others (and steal) may take while c
 COMMITTED = ROOT / "data" / speed.COMMITTED_RESULTS
 LOCAL = ROOT / "data" / speed.LOCAL_RESULTS
 AGREEMENT_TOLERANCE = 1e-3
+PREFAULT_FACTOR = 6  # the heap is grown (and every page written) to 6 × the rotated cache before timing
 FORMAT = 2  # 2: outputs rotate from memory, page faults per timed call, the lesson in the repeats (issue 32)
 say = machine.say
 load_average = machine.load_average
@@ -140,6 +142,8 @@ def main(argv=None) -> int:
         f"{thread_counts}, {repeats} repeats, glibc mallopt {'set' if allocator['glibc_mallopt'] else 'NOT set'}"
     )
     rotation = min(llc, QUICK_ROTATION_BYTES) if args.quick else llc
+    if allocator["glibc_mallopt"]:  # room for a ring of outputs (4 × the rotation) and the temporaries beside it
+        allocator["prefaulted_bytes"] = machine.prefault_heap(torch, PREFAULT_FACTOR * rotation)
     data = bench_data.make_data(torch, regime_rows, features, rotation)
     cases = [
         case

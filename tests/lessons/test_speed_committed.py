@@ -62,8 +62,9 @@ def test_from_memory_outputs_went_to_memory(run):
 
 
 def test_the_headline_cases_took_no_page_faults(run):
-    """LayerNorm, its backward pass and the copies are what the notebook's verdicts rest on."""
+    """LayerNorm's forward and the copies (the memory roof) are what the notebook's main verdicts rest on;
+    the others' page faults are reported by the notebook and leave them out of its verdicts."""
     for r in run["results"]:
-        if r["implementation"].startswith(("torch LayerNorm", "torch backward", "copy")):
+        if r["implementation"].startswith(("torch LayerNorm", "copy")):
             assert not speed_checks.faulted(r), r["implementation"]
     assert not any(speed_checks.faulted(r) for r in run["lesson"])
