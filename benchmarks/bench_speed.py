@@ -1,74 +1,72 @@
-"""How fast is LayerNorm here, in cache and from memory, against a copy and against the roofline?
+"""How fast is LayerNorm here, in cache and from memory, against a read + write stream and the roofline?
 
     python3 run.py bench                                  # writes data/speed_results.local.json (git-ignored)
     .venv/bin/python benchmarks/bench_speed.py --save-committed   # writes data/speed_results.json
     .venv/bin/python benchmarks/bench_speed.py --quick --force --output /tmp/s.json   # a smoke test
 
-Two regimes, labelled in the output:
+Two regimes, each what its name says (``speedbench.data``):
 
-- in cache: the same input and the same preallocated output on every call, and only at sizes whose
-  working set (inputs and outputs of the largest case, the backward pass) is at most a quarter of
-  the last-level cache (``helpers.lessons.speed.timing.in_cache_limit``): that cache is shared with the other
-  core and, on a virtual machine, with other guests;
-- from memory: calls rotate over enough separate input/output sets that each array alone covers
-  4 × the last-level cache, so every call reads its input from memory. These sizes may be larger.
+- in cache: the same input and the same output on every call, and only at sizes whose working set
+  (inputs and outputs of the largest case, the backward pass) is at most a quarter of the last-level
+  cache (``helpers.lessons.speed.timing.in_cache_limit``);
+- from memory: inputs AND outputs rotate over pools in which each array alone covers 4 × the
+  last-level cache, so every call reads its inputs from memory and its writes go back to memory.
+  Calls with ``out=`` write into the next preallocated output. Calls that allocate their output
+  (``F.layer_norm``, the backward kernel, ``F.rms_norm``, numpy with new arrays) keep a ring of
+  their last outputs alive and free the oldest before each call, outside the timed region, so
+  glibc malloc hands the call a block last written a whole rotation ago; the run records how many
+  distinct output addresses the timed calls got (``output_buffers``), and a check refuses a run in
+  which they cover less than twice the cache. The memory roof is the copy of the same bytes, input
+  and output rotating: a measured read + write stream.
+
+PyTorch's CPU allocator does not cache (``c10/core/impl/alloc_cpu.cpp``: posix_memalign and free);
+reuse of freed blocks is glibc malloc's, and above its mmap threshold (dynamic, at most 32 MiB on
+64 bits, ``malloc/malloc.c``) every block is fresh memory and every page a page fault. So the script
+sets that threshold, turns trimming off and a top pad on with ``mallopt``, then grows the heap and
+writes every page of it once, before allocating anything else
+(``speedbench.machine.tune_allocator``), allocates and writes every buffer before timing, and reads
+the minor page faults (``getrusage``) around every timed call: a case whose timed calls fault (more
+than 1 % of them) is reported and left out of every verdict (``helpers.lessons.speed.checks``).
+
+``native_layer_norm.out`` is timed too, into rotating outputs: PyTorch generates that ``out=`` variant
+to compute into new tensors and then copy, so it costs a copy more than the kernel.
 
 Every case is timed in REPEATS repeats; each repeat runs every case (regime, size, implementation,
-thread count, and the matrix products that give the peak flop/s) once, in its own order drawn from
-a seeded generator, so slow drift of the machine falls on all cases alike. Each case: warm-up
-calls, then at least MIN_SAMPLES timed calls and MIN_SECONDS; the JSON keeps each repeat's median
-(``repeat_medians``), their median (``time.median``) and the quartiles of all samples pooled.
+thread count, the matrix products that give the peak flop/s, and the lesson's 5 × 3 matrix) once,
+in its own order drawn from a seeded generator. Each case: warm-up calls, then at least MIN_SAMPLES
+timed calls and MIN_SECONDS; the JSON keeps each repeat's median (``repeat_medians``), their median
+(``time.median``) and the quartiles of all samples pooled. Flops and bytes per value come from
+``helpers.lessons.speed.kernels.COUNTS``, next to the timed code.
 
-Around every case the script reads /proc/stat (the CPU time all programs used, and the steal time
-the hypervisor took) and its own CPU time, so it knows how much of the machine others used while
-that case ran. It refuses to save (exit code 3, unless ``--force``, which marks the JSON) a run
-that started under load, a run in which others or steal took more than the limit for that thread
-count (stricter for the threaded cases, which need every core), and a run that contradicts itself
-(``helpers.lessons.speed.checks``: a case slower in cache than from memory, a roof from another thread
-count, an in-cache working set above a quarter of the cache).
-
-Outputs: PyTorch's LayerNorm forward and backward are timed through their functional calls
-(``F.layer_norm``, ``aten.native_layer_norm_backward``): their ``.out`` variants are generated by
-PyTorch to compute into new tensors and copy the result, which costs a copy more (the case
-``native_layer_norm.out`` shows how much). The allocator hands each call the block the previous one
-freed, so every other case writes one preallocated output buffer per size, too; the inputs are
-what rotates. Minor page faults per call are counted with ``resource.getrusage``. Every
-implementation is compared with a copy of the same bytes made with the same threads. Besides
-LayerNorm forward and backward, the script times what its forward is made of against that copy:
-a row sum only (``torch.sum(out=)``), a multiply-add (``torch.addcmul(out=)``), and ``F.rms_norm``
-on the same shapes.
+Around every case the script reads /proc/stat and its own CPU time, so it knows how much of the
+machine others used while that case ran. It refuses to save (exit code 3, unless ``--force``, which
+marks the JSON) a run that started under load, a busy run, and a run that contradicts itself.
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
-import os
-import platform
-import resource
 import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from anywhere without installing helpers
 
-from helpers.core.formula import layer_norm_forward  # noqa: E402
+from benchmarks.speedbench import cases as bench_cases  # noqa: E402
+from benchmarks.speedbench import data as bench_data  # noqa: E402
+from benchmarks.speedbench import machine, report, sampling  # noqa: E402
 from helpers.lessons.speed import checks as speed_checks  # noqa: E402
 from helpers.lessons.speed import timing as speed  # noqa: E402
 
-EPS = 1e-5
 FEATURES = 1024
 ROWS = (64, 512, 2048)  # in cache only where the working set is ≤ ¼ of the last-level cache (64, 512 on 32 MiB)
-QUICK_FEATURES, QUICK_ROWS = 256, (16, 64)
-LESSON_SIZE = (5, 3)
+QUICK_FEATURES, QUICK_ROWS = 1024, (64, 256)
+QUICK_ROTATION_BYTES = 4 * 2**20  # --quick rotates over 4 × 4 MiB only: a smoke test, not a from-memory run
 REPEATS, QUICK_REPEATS = 5, 2
-MIN_SAMPLES, MIN_SECONDS, MAX_SAMPLES = 15, 0.25, 4000
+MIN_SAMPLES, MIN_SECONDS = 15, 0.25
 QUICK_MIN_SAMPLES, QUICK_MIN_SECONDS = 5, 0.002
-WARMUP_CALLS = 3
 MATRIX, QUICK_MATRIX = 1024, 256
 SEED = 12
 LOAD_LIMIT = 0.5  # load average per core at the start above which the run is refused
@@ -76,398 +74,14 @@ OTHERS_LIMIT_CORES = {1: 0.3, 2: 0.1}  # CPU others (and steal) may take while c
 COMMITTED = ROOT / "data" / speed.COMMITTED_RESULTS
 LOCAL = ROOT / "data" / speed.LOCAL_RESULTS
 AGREEMENT_TOLERANCE = 1e-3
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+PREFAULT_FACTOR = 6  # the heap is grown (and every page written) to 6 × the rotated cache before timing
+FORMAT = 2  # 2: outputs rotate from memory, page faults per timed call, the lesson in the repeats (issue 32)
+say = machine.say
+load_average = machine.load_average
 
 
-def say(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
-
-
-def load_average() -> float | None:
-    return os.getloadavg()[0] if hasattr(os, "getloadavg") else None
-
-
-def under_load(load: float | None, cores: int) -> bool:
-    return load is not None and load > LOAD_LIMIT * cores
-
-
-def cpu_counters() -> dict:
-    """Busy and steal seconds of the whole machine (/proc/stat), this process's CPU seconds, the clock."""
-    busy = steal = None
-    try:
-        fields = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
-        user, nice, system, _idle, _iowait, irq, softirq = fields[:7]
-        busy = (user + nice + system + irq + softirq) / CLOCK_TICKS
-        steal = (fields[7] if len(fields) > 7 else 0) / CLOCK_TICKS
-    except (OSError, ValueError, IndexError):
-        pass
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    return {"busy": busy, "steal": steal, "self": own.ru_utime + own.ru_stime, "wall": time.perf_counter()}
-
-
-def others(before: dict, after: dict) -> tuple[float, float, float]:
-    """(wall seconds, cores others used, cores the hypervisor stole) between two readings."""
-    wall = after["wall"] - before["wall"]
-    if before["busy"] is None or after["busy"] is None or wall <= 0:
-        return wall, 0.0, 0.0
-    other = (after["busy"] - before["busy"]) - (after["self"] - before["self"])
-    # /proc/stat counts in clock ticks, so over a short case this is ± a tick: not clipped at 0, so that
-    # the noise cancels when by_threads adds the cases up
-    return wall, other / wall, (after["steal"] - before["steal"]) / wall
-
-
-def machine_info() -> dict:
-    cpu = platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.lower().startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    caches = {}
-    for folder in sorted(Path("/sys/devices/system/cpu/cpu0/cache").glob("index*")):
-        try:
-            if (folder / "type").read_text().strip() != "Instruction":
-                caches[f"L{(folder / 'level').read_text().strip()}"] = (folder / "size").read_text().strip()
-        except OSError:
-            pass
-    import torch
-
-    return {
-        "cpu": cpu,
-        "caches": caches,
-        "cores": os.cpu_count(),
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "torch": torch.__version__,
-        "torch_threads": torch.get_num_threads(),
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-    }
-
-
-def last_level_cache(info: dict) -> int:
-    sizes = [speed.cache_bytes(size) for size in info["caches"].values()]
-    return max(sizes) if sizes else 32 * 2**20
-
-
-def sample(call, count: int, min_samples: int, min_seconds: float) -> tuple[list[float], float]:
-    """Time ``call(i)`` after warm-up; i runs on from the warm-up calls, so a rotating case never
-    times a set it has just warmed. Returns the timings and the minor page faults per call."""
-    for i in range(WARMUP_CALLS):
-        call(i % count)
-    times, total, i = [], 0.0, WARMUP_CALLS
-    faults_before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-    while len(times) < min_samples or (total < min_seconds and len(times) < MAX_SAMPLES):
-        start = time.perf_counter()
-        call(i % count)
-        times.append(time.perf_counter() - start)
-        total += times[-1]
-        i += 1
-    faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults_before) / len(times)
-    return times, faults
-
-
-# ---- the implementations: each writes into preallocated outputs where its library allows -------
-
-
-def numpy_out(x, out, gamma, beta):
-    """Two-pass in numpy with ``out=`` wherever numpy has it (only the per-row statistics are new)."""
-    mean = x.mean(axis=-1, keepdims=True)
-    np.subtract(x, mean, out=out)
-    var = np.einsum("ij,ij->i", out, out)[:, None] / np.float32(x.shape[-1])
-    np.multiply(out, 1 / np.sqrt(var + np.float32(EPS)), out=out)
-    np.multiply(out, gamma, out=out)
-    np.add(out, beta, out=out)
-
-
-def numpy_formula(x, out, gamma, beta):
-    """helpers.core.formula.layer_norm_forward: clear, but every step allocates a new array."""
-    return layer_norm_forward(x, EPS)[0] * gamma + beta
-
-
-def torch_forward_out(torch, s, y, mean, rstd):
-    """``native_layer_norm.out``: PyTorch generates this out= variant; it computes into new tensors and
-    then copies them into the outputs (torch.profiler shows the copy_ calls), so it costs a copy more."""
-    torch.ops.aten.native_layer_norm.out(
-        s["tx"], [s["tx"].shape[-1]], s["gamma"], s["beta"], EPS, out0=y, out1=mean, out2=rstd
-    )
-
-
-def torch_backward(torch, s):
-    """The backward kernel itself (functional: its out= variant, too, computes and then copies)."""
-    return torch.ops.aten.native_layer_norm_backward(
-        s["tdy"], s["tx"], [s["tx"].shape[-1]], s["mean"], s["rstd"], s["gamma"], s["beta"], [True, True, True]
-    )
-
-
-# ---- the data: small sets for "in cache", large rotating pools for "from memory" ---------------
-
-
-def tiled_pool(rng, rows: int, features: int, block_rows: int = 256) -> np.ndarray:
-    """rows × features float32 of a random block repeated: fast to make, every page its own memory."""
-    block = rng.standard_normal((block_rows, features), dtype=np.float32)
-    return np.tile(block, (-(-rows // block_rows), 1))[:rows].copy()
-
-
-def make_data(torch, regime_rows: dict, features: int, llc: int, seed: int = 0) -> dict:
-    """Per (regime, rows): the input sets a case rotates over, and the one output buffer it writes.
-
-    "from memory" inputs are slices of two pools (x and dy), each large enough that one array's
-    rotation alone covers 4 × the cache. Outputs are not rotated: the functional PyTorch calls get
-    the block their allocator just freed, so the preallocated outputs of the other cases are one
-    buffer per size, written on every call, too."""
-    rng = np.random.default_rng(seed)
-    gamma = np.linspace(0.5, 1.5, features, dtype=np.float32)
-    beta = np.linspace(-0.1, 0.1, features, dtype=np.float32)
-    tgamma, tbeta = torch.from_numpy(gamma), torch.from_numpy(beta)
-    counts = {
-        rows: speed.buffers_to_rotate(speed.bytes_moved(rows, features, "sum"), llc)
-        for rows in regime_rows["from memory"]
-    }
-    pool_rows = max((count * rows for rows, count in counts.items()), default=0)
-
-    def with_stats(x, dy):
-        tx = torch.from_numpy(x)
-        mean = tx.mean(dim=-1, keepdim=True)
-        rstd = torch.rsqrt(tx.var(dim=-1, unbiased=False, keepdim=True) + EPS)
-        return {"x": x, "dy": dy, "tx": tx, "tdy": torch.from_numpy(dy), "mean": mean, "rstd": rstd}
-
-    data = {"gamma": gamma, "beta": beta, "sets": {}, "outputs": {}}
-    for rows in regime_rows["in cache"]:
-        x, dy = (rng.standard_normal((rows, features), dtype=np.float32) for _ in range(2))
-        data["sets"]["in cache", rows] = [with_stats(x, dy)]
-    if pool_rows:
-        pool = with_stats(tiled_pool(rng, pool_rows, features), tiled_pool(rng, pool_rows, features))
-        for rows, count in counts.items():
-            data["sets"]["from memory", rows] = [
-                {key: value[i * rows : (i + 1) * rows] for key, value in pool.items()} for i in range(count)
-            ]
-    for regime, rows in data["sets"]:
-        for s in data["sets"][regime, rows]:
-            s.update(gamma=tgamma, beta=tbeta)
-        out = np.full((rows, features), 1.0, dtype=np.float32)  # written now: no timed call pays its first touch
-        data["outputs"][regime, rows] = {
-            "out": out,
-            "tout": torch.from_numpy(out),
-            "mean": torch.empty(rows, 1),
-            "rstd": torch.empty(rows, 1),
-            "row": torch.empty(rows),
-        }
-    return data
-
-
-def cases_for(torch, regime: str, rows: int, features: int, data: dict, threads: int) -> list[dict]:
-    """Every implementation at one size in one regime: name, threads, direction, ceiling and the call."""
-    sets, o = data["sets"][regime, rows], data["outputs"][regime, rows]
-    gamma, beta = data["gamma"], data["beta"]
-    F = torch.nn.functional
-    numpy_copy = "copy, numpy (1 thread)"
-    cases = [
-        (numpy_copy, 1, "copy", numpy_copy, lambda i: np.copyto(o["out"], sets[i]["x"])),
-        ("numpy two-pass, out=", 1, "forward", numpy_copy, lambda i: numpy_out(sets[i]["x"], o["out"], gamma, beta)),
-        (
-            "numpy two-pass, new arrays",
-            1,
-            "forward",
-            numpy_copy,
-            lambda i: numpy_formula(sets[i]["x"], None, gamma, beta),
-        ),
-        (
-            "native_layer_norm.out (1 thread)",
-            1,
-            "forward",
-            "copy, torch (1 thread)",
-            lambda i: torch_forward_out(torch, sets[i], o["tout"], o["mean"], o["rstd"]),
-        ),
-    ]
-    for n in sorted({threads, 1}):
-        label = speed_checks.thread_label(n)
-        copy = f"copy, torch ({label})"
-        cases += [
-            (copy, n, "copy", copy, lambda i: o["tout"].copy_(sets[i]["tx"])),
-            (
-                f"torch LayerNorm ({label})",
-                n,
-                "forward",
-                copy,
-                lambda i: F.layer_norm(sets[i]["tx"], (features,), sets[i]["gamma"], sets[i]["beta"], EPS),
-            ),
-            (f"torch backward ({label})", n, "backward", copy, lambda i: torch_backward(torch, sets[i])),
-            (
-                f"sum only, torch ({label})",
-                n,
-                "sum",
-                copy,
-                lambda i: torch.sum(sets[i]["tx"], dim=-1, out=o["row"]),
-            ),
-            (
-                f"multiply-add, torch ({label})",
-                n,
-                "multiply-add",
-                copy,
-                lambda i: torch.addcmul(sets[i]["beta"], sets[i]["tx"], sets[i]["gamma"], out=o["tout"]),
-            ),
-            (
-                f"F.rms_norm ({label})",
-                n,
-                "forward",
-                copy,
-                lambda i: F.rms_norm(sets[i]["tx"], (features,), sets[i]["gamma"], EPS),
-            ),
-        ]
-    input_bytes = {"backward": 8, "sum": 4}  # bytes per value each call reads from its rotating inputs
-    return [
-        {
-            "implementation": name,
-            "regime": regime,
-            "rows": rows,
-            "features": features,
-            "threads": n,
-            "direction": direction,
-            "ceiling": ceiling,
-            "buffers": len(sets),
-            "working_set_bytes": len(sets) * input_bytes.get(direction, 4) * rows * features
-            + (speed.bytes_moved(rows, features, direction) - input_bytes.get(direction, 4) * rows * features),
-            "call": call,
-        }
-        for name, n, direction, ceiling, call in cases
-    ]
-
-
-def matrix_cases(torch, thread_counts, n: int) -> list[dict]:
-    """float32 matrix product n × n × n (2n³ flops): the most arithmetic this CPU does per second here."""
-    a, b, c = torch.randn(n, n), torch.randn(n, n), torch.empty(n, n)
-    return [
-        {"implementation": "matrix product", "threads": t, "matrix": n, "call": lambda i: torch.mm(a, b, out=c)}
-        for t in thread_counts
-    ]
-
-
-def run_repeats(torch, cases, repeats, min_samples, min_seconds, seed) -> dict:
-    """Every case once per repeat, each repeat in its own seeded order; what others used around each."""
-    rng = np.random.default_rng(seed)
-    for case in cases:
-        case.update(times=[], repeat_medians=[], faults=[], others=[], steal=[], wall=[])
-    per_repeat = []
-    for repeat in range(repeats):
-        order = rng.permutation(len(cases))
-        load_start, start = load_average(), cpu_counters()
-        for index in order:
-            case = cases[index]
-            torch.set_num_threads(case["threads"])
-            before = cpu_counters()
-            times, faults = sample(case["call"], case.get("buffers", 1), min_samples, min_seconds)
-            wall, other, steal = others(before, cpu_counters())
-            case["times"] += times
-            case["repeat_medians"].append(float(np.median(times)))
-            case["faults"].append(faults)
-            case["others"].append(other)
-            case["steal"].append(steal)
-            case["wall"].append(wall)
-        wall, other, steal = others(start, cpu_counters())
-        per_repeat.append(
-            {"repeat": repeat, "seconds": wall, "others_cores": other, "steal_cores": steal, "load_start": load_start}
-        )
-        say(f"  repeat {repeat + 1} of {repeats}: {wall:.1f} s, others {other:.2f} cores, steal {steal:.2f} cores")
-    return {"per_repeat": per_repeat}
-
-
-def timing(case: dict) -> dict:
-    """Pooled quartiles of every sample, with the median replaced by the median of the repeat medians."""
-    return {**speed.spread(case["times"]), "median": float(np.median(case["repeat_medians"]))}
-
-
-def by_threads(cases, cores) -> list[dict]:
-    """Per thread count: the cores others and the hypervisor used, weighted by each case's time, and its limit."""
-    entries = []
-    for n in sorted({c["threads"] for c in cases}):
-        chosen = [c for c in cases if c["threads"] == n]
-        wall = sum(sum(c["wall"]) for c in chosen)
-        other = sum(sum(o * w for o, w in zip(c["others"], c["wall"])) for c in chosen) / wall
-        steal = sum(sum(s * w for s, w in zip(c["steal"], c["wall"])) for c in chosen) / wall
-        limit = OTHERS_LIMIT_CORES.get(n, min(OTHERS_LIMIT_CORES.values()))
-        entries.append(
-            {"threads": n, "seconds": wall, "others_cores": other, "steal_cores": steal, "limit_cores": limit}
-        )
-    return entries
-
-
-def agreement(torch, features: int, data: dict) -> dict:
-    """Each normalisation's largest difference from the float64 formula, on a fresh 64-row input."""
-    rng = np.random.default_rng(1)
-    x = rng.standard_normal((64, features), dtype=np.float32)
-    gamma, beta = data["gamma"], data["beta"]
-    x64 = x.astype(np.float64)
-    truth = layer_norm_forward(x64, EPS)[0] * gamma + beta
-    rms_truth = x64 / np.sqrt((x64**2).mean(axis=-1, keepdims=True) + EPS) * gamma
-    tx, tg, tb = torch.from_numpy(x), torch.from_numpy(gamma), torch.from_numpy(beta)
-    out = np.empty_like(x)
-    numpy_out(x, out, gamma, beta)
-    y = torch.empty_like(tx)
-    torch_forward_out(torch, {"tx": tx, "gamma": tg, "beta": tb}, y, torch.empty(64, 1), torch.empty(64, 1))
-    F = torch.nn.functional
-    outputs = {
-        "numpy two-pass, out=": (out, truth),
-        "numpy two-pass, new arrays": (numpy_formula(x, None, gamma, beta), truth),
-        "native_layer_norm.out": (y.numpy(), truth),
-        "torch LayerNorm": (F.layer_norm(tx, (features,), tg, tb, EPS).numpy(), truth),
-        "F.rms_norm": (F.rms_norm(tx, (features,), tg, EPS).numpy(), rms_truth),
-    }
-    return {name: float(np.max(np.abs(output - expected))) for name, (output, expected) in outputs.items()}
-
-
-def operators(torch, features: int) -> dict:
-    """The aten operators F.layer_norm, F.rms_norm and native_layer_norm.out run on the CPU (torch.profiler)."""
-    from torch.profiler import ProfilerActivity, profile
-
-    x, g, b = torch.randn(8, features), torch.ones(features), torch.zeros(features)
-    F = torch.nn.functional
-    found = {}
-    for name, call in (
-        ("F.layer_norm", lambda: F.layer_norm(x, (features,), g, b, EPS)),
-        (
-            "native_layer_norm.out",
-            lambda: torch.ops.aten.native_layer_norm.out(
-                x, [features], g, b, EPS, out0=torch.empty_like(x), out1=torch.empty(8, 1), out2=torch.empty(8, 1)
-            ),
-        ),
-        ("F.rms_norm", lambda: F.rms_norm(x, (features,), g, EPS)),
-    ):
-        call()
-        with profile(activities=[ProfilerActivity.CPU]) as prof:
-            call()
-        calls = [e.name for e in prof.events() if e.name.startswith("aten::")]
-        found[name] = [[op, calls.count(op)] for op in dict.fromkeys(calls)]  # in order of first call, with counts
-    return found
-
-
-def lesson_overhead(torch, min_samples, min_seconds) -> list[dict]:
-    """The lesson's 5 × 3 matrix: all overhead, which pure Python loops show best."""
-    rows, features = LESSON_SIZE
-    x = np.random.default_rng(0).standard_normal(LESSON_SIZE).astype(np.float32)
-    lists, tx = x.tolist(), torch.from_numpy(x)
-
-    def pure_python(rows_):
-        out = []
-        for row in rows_:
-            mean = sum(row) / len(row)
-            var = sum((v - mean) ** 2 for v in row) / len(row)
-            out.append([(v - mean) / (var + EPS) ** 0.5 for v in row])
-        return out
-
-    cases = [
-        ("pure Python loops", lambda i: pure_python(lists)),
-        ("numpy (helpers.core.formula)", lambda i: layer_norm_forward(x, EPS)),
-        ("torch F.layer_norm (1 thread)", lambda i: torch.nn.functional.layer_norm(tx, (features,), eps=EPS)),
-    ]
-    torch.set_num_threads(1)  # even 5 rows are split across threads, and waking them is what this would time
-    results = []
-    for name, call in cases:
-        times, _ = sample(call, 1, min_samples, min_seconds)
-        results.append({"implementation": name, "rows": rows, "features": features, "time": speed.spread(times)})
-        say(f"  lesson 5 × 3 {name:<30} {results[-1]['time']['median'] * 1e6:>8.2f} µs")
-    return results
+def under_load(load, cores) -> bool:
+    return machine.under_load(load, cores, LOAD_LIMIT)
 
 
 def reasons_to_refuse(findings, load_start, cores) -> list[str]:
@@ -501,7 +115,8 @@ def main(argv=None) -> int:
     import torch
 
     started = time.perf_counter()
-    info = machine_info()
+    allocator = machine.tune_allocator()  # before any large buffer exists
+    info = machine.machine_info()
     cores = info["cores"] or 1
     load_start = load_average()
     if under_load(load_start, cores) and not args.force:
@@ -510,7 +125,7 @@ def main(argv=None) -> int:
             "programs are running and the timings would be noise. Wait for a quiet machine, or give --force."
         )
         return 3
-    llc = last_level_cache(info)
+    llc = machine.last_level_cache(info)
     limit = speed.in_cache_limit(llc)
     features, row_counts = (QUICK_FEATURES, QUICK_ROWS) if args.quick else (FEATURES, ROWS)
     min_samples, min_seconds = (QUICK_MIN_SAMPLES, QUICK_MIN_SECONDS) if args.quick else (MIN_SAMPLES, MIN_SECONDS)
@@ -524,67 +139,45 @@ def main(argv=None) -> int:
     say(
         f"LayerNorm speed on {info['cpu']} ({cores} cores, last-level cache {llc / 2**20:.0f} MiB, in cache "
         f"≤ {limit / 2**20:.0f} MiB: rows {regime_rows['in cache']}), torch {info['torch']}, threads "
-        f"{thread_counts}, {repeats} repeats"
+        f"{thread_counts}, {repeats} repeats, glibc mallopt {'set' if allocator['glibc_mallopt'] else 'NOT set'}"
     )
-    lesson = lesson_overhead(torch, min_samples, min_seconds)
-    data = make_data(torch, regime_rows, features, llc)
+    rotation = min(llc, QUICK_ROTATION_BYTES) if args.quick else llc
+    if allocator["glibc_mallopt"]:  # room for a ring of outputs (4 × the rotation) and the temporaries beside it
+        allocator["prefaulted_bytes"] = machine.prefault_heap(torch, PREFAULT_FACTOR * rotation)
+    data = bench_data.make_data(torch, regime_rows, features, rotation)
     cases = [
         case
         for regime, rows_list in regime_rows.items()
         for rows in rows_list
-        for case in cases_for(torch, regime, rows, features, data, threads)
+        for case in bench_cases.cases_for(torch, regime, rows, features, data, threads)
     ]
-    matrices = matrix_cases(torch, thread_counts, QUICK_MATRIX if args.quick else MATRIX)
-    quiet = run_repeats(torch, cases + matrices, repeats, min_samples, min_seconds, SEED)
+    matrices = bench_cases.matrix_cases(torch, thread_counts, QUICK_MATRIX if args.quick else MATRIX)
+    lesson = bench_cases.lesson_cases(torch)
+    quiet = sampling.run_repeats(torch, cases + matrices + lesson, repeats, min_samples, min_seconds, SEED)
     torch.set_num_threads(threads)
-    differences = agreement(torch, features, data)
-    results = []
-    for case in cases:
-        t = timing(case)
-        moved = speed.bytes_moved(case["rows"], case["features"], case["direction"])
-        base = case["implementation"].split(" (")[0]
-        results.append(
-            {
-                **{k: case[k] for k in ("implementation", "regime", "rows", "features", "threads", "direction")},
-                "ceiling": case["ceiling"],
-                "buffers": case["buffers"],
-                "bytes_moved": moved,
-                "working_set_bytes": case["working_set_bytes"],
-                "time": t,
-                "repeat_medians": case["repeat_medians"],
-                "page_faults_per_call": float(np.median(case["faults"])),
-                "gb_per_s": speed.gb_per_s(moved, t["median"]),
-                "others_cores": case["others"],
-                "steal_cores": case["steal"],
-                "max_abs_difference": differences.get(base),
-            }
-        )
+    differences = report.agreement(torch, features, data)
+    results = [report.result(case, differences) for case in cases]
     for r in sorted(results, key=lambda r: (r["regime"], r["rows"], r["implementation"])):
         low, high = speed_checks.repeat_range(r)
         say(
-            f"  {r['regime']:<11} {r['rows']:>5} × {r['features']:<5} {r['implementation']:<30} "
+            f"  {r['regime']:<11} {r['rows']:>5} × {r['features']:<5} {r['implementation']:<32} "
             f"{r['time']['median'] * 1e6:>9.1f} µs (repeats {low * 1e6:.1f}–{high * 1e6:.1f}) "
-            f"{r['gb_per_s']:>7.2f} GB/s {r['page_faults_per_call']:>6.1f} faults/call"
+            f"{r['gb_per_s']:>7.2f} GB/s {r['page_faults_per_call']:>6.1f} faults/call, "
+            f"{sum(r['faulted_calls'])}/{sum(r['calls'])} calls faulted, {r['output_buffers']} outputs"
         )
-    peaks = [
-        {
-            "threads": m["threads"],
-            "matrix": m["matrix"],
-            "time": timing(m),
-            "repeat_medians": m["repeat_medians"],
-            "flops_per_s": 2 * m["matrix"] ** 3 / float(np.median(m["repeat_medians"])),
-        }
-        for m in matrices
-    ]
     document = {
+        "format": FORMAT,
         "description": "LayerNorm (float32, last axis, eps=1e-5, with γ and β) timed by benchmarks/bench_speed.py. "
         "Every case timed in several repeats, each repeat in its own shuffled order; times in seconds: "
         "repeat_medians (one per repeat), time.median (their median), and the quartiles, min, max and n of "
-        "all samples pooled. Forward moves 8 bytes per value (read x, write y), backward 12 (read x and dy, "
-        "write dx), a copy and a multiply-add 8, a row sum 4. others_cores and steal_cores: per repeat, the "
-        "CPU that other programs and the hypervisor took while that case ran.",
+        "all samples pooled. bytes_moved: forward 8 bytes per value (read x, write y), backward 12 (read x "
+        "and dy, write dx), a copy and a multiply-add 8, a row sum 4; flops per value in counts. calls and "
+        "faulted_calls: per repeat, the timed calls and those that took a minor page fault. output_buffers: "
+        "the distinct outputs the timed calls wrote (fewest over the repeats). others_cores and steal_cores: "
+        "per repeat, the CPU that other programs and the hypervisor took while that case ran.",
         "quick": args.quick,
         "machine": info,
+        "allocator": allocator,
         "last_level_cache_bytes": llc,
         "plan": {
             "repeats": repeats,
@@ -592,22 +185,18 @@ def main(argv=None) -> int:
             "min_samples": min_samples,
             "min_seconds": min_seconds,
             "in_cache_limit_bytes": limit,
+            "rotation_cache_bytes": rotation,
             "in_cache_rows": regime_rows["in cache"],
             "from_memory_rows": regime_rows["from memory"],
             "features": features,
             "thread_counts": thread_counts,
         },
         "load_average": {"start": load_start, "end": load_average(), "limit_per_core": LOAD_LIMIT},
-        "quietness": {**quiet, "by_threads": by_threads(cases, cores)},
-        "flop_counts": {
-            "forward_per_value": speed.FORWARD_FLOPS_PER_VALUE,
-            "backward_per_value": speed.BACKWARD_FLOPS_PER_VALUE,
-            "welford_per_value": speed.WELFORD_FLOPS_PER_VALUE,
-            "folded_per_value": speed.FOLDED_FLOPS_PER_VALUE,
-        },
-        "operators": operators(torch, features),
-        "peak_flops": peaks,
-        "lesson": lesson,
+        "quietness": {**quiet, "by_threads": sampling.by_threads(cases, OTHERS_LIMIT_CORES)},
+        "counts": report.counts_table(),
+        "operators": report.operators(torch, features),
+        "peak_flops": [report.peak(m) for m in matrices],
+        "lesson": [report.lesson_result(c) for c in lesson],
         "results": results,
     }
     document["roofs"] = speed.roofs(document)

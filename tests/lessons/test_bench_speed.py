@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from helpers.lessons.speed import checks as speed_checks
+from helpers.lessons.speed import kernels
 from helpers.lessons.speed import timing as speed
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,7 +65,13 @@ def test_quick_run_has_both_regimes_every_implementation_and_the_roofline(quick_
         "native_layer_norm.out (1 thread)",
     }
     assert [r["implementation"] for r in document["lesson"]][0] == "pure Python loops"
+    for r in document["lesson"]:  # the lesson's matrix is timed in the repeats, interleaved with the rest
+        assert len(r["repeat_medians"]) == len(r["calls"]) == len(r["faulted_calls"]) == plan["repeats"]
+    assert document["format"] == bench.FORMAT and document["allocator"]["glibc_mallopt"] is True
+    assert document["counts"]["torch LayerNorm"]["flops"] == 10 and set(document["counts"]) == set(kernels.COUNTS)
     llc = document["last_level_cache_bytes"]
+    rotation = plan["rotation_cache_bytes"]
+    assert rotation == min(llc, bench.QUICK_ROTATION_BYTES)
     assert plan["in_cache_limit_bytes"] == llc // 4
     for r in results:
         t = r["time"]
@@ -73,11 +80,17 @@ def test_quick_run_has_both_regimes_every_implementation_and_the_roofline(quick_
         assert t["median"] == pytest.approx(float(np.median(r["repeat_medians"])))
         assert r["bytes_moved"] == speed.bytes_moved(r["rows"], r["features"], r["direction"])
         assert r["gb_per_s"] == pytest.approx(r["bytes_moved"] / t["median"] / 1e9)
-        if r["regime"] == "from memory":  # each array alone rotates over at least 4 × the last-level cache
-            assert r["working_set_bytes"] >= 4 * llc and r["rows"] in plan["from_memory_rows"]
+        written = kernels.count(r["implementation"]).written * r["rows"] * r["features"]
+        if r["regime"] == "from memory":  # inputs and outputs each rotate over at least 4 × the cache to defeat
+            assert (
+                r["buffers"] * r["rows"] * r["features"] * 4 >= 4 * rotation and r["rows"] in plan["from_memory_rows"]
+            )
+            if written:  # an allocating call got (nearly) a new block each time: glibc reused the ring's oldest
+                assert r["output_buffers"] >= (r["buffers"] if not r["allocates"] else r["buffers"] // 2)
         else:
             assert r["buffers"] == 1 and r["working_set_bytes"] <= llc // 4 and r["rows"] in plan["in_cache_rows"]
-        assert r["page_faults_per_call"] >= 0
+            assert r["output_buffers"] == 1 or r["allocates"]
+        assert r["page_faults_per_call"] >= 0 and 0 <= sum(r["faulted_calls"]) <= sum(r["calls"])
         ceiling = speed.find(results, implementation=r["ceiling"], regime=r["regime"], rows=r["rows"])
         assert ceiling["threads"] == r["threads"] and ceiling["implementation"].startswith("copy")
         if r["max_abs_difference"] is not None:

@@ -7,6 +7,7 @@ import nbformat
 import numpy as np
 import pytest
 
+from helpers.lessons.speed import kernels
 from helpers.lessons.speed import timing as speed
 
 
@@ -32,10 +33,32 @@ def test_spread_refuses_non_timings(bad):
 def test_bytes_and_intensity_follow_the_counts():
     assert speed.bytes_moved(1024, 1024) == 2 * 4 * 1024 * 1024
     assert speed.bytes_moved(1024, 1024, "backward") == 3 * 4 * 1024 * 1024  # the Triton tutorial's count
-    assert speed.arithmetic_intensity("forward") == 7 / 8
-    assert speed.arithmetic_intensity("backward") == 13 / 12
+    assert speed.intensity("torch LayerNorm (1 thread)") == 10 / 8  # Welford 6 + elementwise 4, the timed kernel
+    assert speed.intensity("torch backward (2 threads)") == 15 / 12
     with pytest.raises(ValueError):
         speed.bytes_moved(1, 1, "sideways")
+    with pytest.raises(KeyError, match="No flop and byte count"):
+        speed.intensity("a kernel nobody counted")
+
+
+@pytest.mark.parametrize(
+    "name, direction",
+    [("torch LayerNorm", "forward"), ("torch backward", "backward"), ("copy, torch", "copy"),
+     ("multiply-add, torch", "multiply-add"), ("sum only, torch", "sum"), ("F.rms_norm", "forward"),
+     ("numpy two-pass, out=", "forward"), ("native_layer_norm.out", "forward")],
+)  # fmt: skip
+def test_the_count_table_moves_the_bytes_the_roofline_counts(name, direction):
+    assert kernels.COUNTS[name].bytes * 6 * 7 == speed.bytes_moved(6, 7, direction)
+
+
+def test_the_kernel_counts_add_up_their_parts():
+    """Each PyTorch count is the sum of the per-step flops its description lists, so table and prose agree."""
+    import re
+
+    for name in ("torch LayerNorm", "torch backward", "numpy two-pass, out=", "F.rms_norm"):
+        count = kernels.COUNTS[name]
+        parts = [int(n) for n in re.findall(r": (\d+)", count.how)]
+        assert sum(parts) == count.flops, name
 
 
 def test_roofline_is_the_lower_of_the_two_ceilings():
@@ -103,7 +126,8 @@ def test_fraction_of_ceiling_reads_the_same_regime_and_size():
     ]
     assert speed.fraction_of_ceiling(results, results[2]) == 0.5
     assert speed.fraction_of_ceiling(results, results[3]) == 0.25
-    assert speed.achieved_flops(results[2]) == pytest.approx(7 / 8 * 10e9)
+    results[2]["implementation"] = "torch LayerNorm (1 thread)"
+    assert speed.achieved_flops(results[2]) == pytest.approx(10 / 8 * 10e9)
     with pytest.raises(KeyError):
         speed.find(results, implementation="copy")
 
@@ -126,7 +150,7 @@ def test_each_thread_count_gets_its_own_roof():
     assert (two["threads"], two["peak_flops_per_s"], two["bandwidth_bytes_per_s"]) == (2, 100e9, 30e9)
     assert one["bandwidth_from"]["implementation"] == "copy, numpy (1 thread)"
     assert two["ridge_flops_per_byte"] == pytest.approx(100 / 30)
-    # each LayerNorm against its own thread count's memory roof: 7/8 × rate ÷ (7/8 × bandwidth)
+    # each LayerNorm against its own thread count's memory roof: I × rate ÷ (I × bandwidth)
     assert speed.share_of_roof(document, results[4]) == pytest.approx(11 / 22)
     assert speed.share_of_roof(document, results[5]) == pytest.approx(15 / 30)
     with pytest.raises(ValueError, match="3 thread"):

@@ -22,6 +22,10 @@ def result(name, regime, medians, rows=64, threads=1, direction="forward", buffe
         "threads": threads,
         "direction": direction,
         "buffers": buffers,
+        "output_buffers": buffers,
+        "calls": [100] * len(medians),
+        "faulted_calls": [0] * len(medians),
+        "page_faults_per_call": 0.0,
         "bytes_moved": moved,
         "working_set_bytes": buffers * moved,
         "repeat_medians": list(medians),
@@ -160,3 +164,59 @@ def test_checks_do_not_change_the_document():
     before = copy.deepcopy(document)
     speed_checks.findings(document)
     assert document == before
+
+
+def test_outputs_that_stay_in_cache_are_a_contradiction_from_memory():
+    document = consistent_run()
+    fetched = find_result(document, "torch LayerNorm (1 thread)", "from memory")
+    fetched["output_buffers"] = 1  # the allocator handed every call the same block: its writes stayed cached
+    found = speed_checks.findings(document)
+    assert [f["check"] for f in found] == ["outputs stayed in cache"]
+    assert found[0]["severity"] == speed_checks.CONTRADICTION and "torch LayerNorm (1 thread)" in found[0]["words"]
+    written = 64 * FEATURES * 4
+    fetched["output_buffers"] = -(-2 * LLC // written)  # just covers twice the cache: streams
+    assert speed_checks.cached_outputs(document) == []
+    fetched["output_buffers"] -= 1
+    assert len(speed_checks.cached_outputs(document)) == 1
+    cached = find_result(document, "torch LayerNorm (1 thread)", "in cache")
+    cached["output_buffers"] = 1
+    assert len(speed_checks.cached_outputs(document)) == 1  # in cache, one output is what the regime means
+
+
+def test_page_faults_in_timed_calls_take_a_case_out_of_every_verdict():
+    document = consistent_run()
+    cached = find_result(document, "torch LayerNorm (1 thread)", "in cache")
+    fetched = find_result(document, "torch LayerNorm (1 thread)", "from memory")
+    cached["repeat_medians"] = [200e-6, 210e-6, 205e-6]  # slower in cache: a contradiction while it counts
+    assert [f["check"] for f in speed_checks.findings(document)] == ["in cache slower than from memory"]
+    cached["faulted_calls"] = [0, 5, 0]  # 5 of 300 timed calls faulted: above 1 %
+    cached["page_faults_per_call"] = 1.0
+    assert speed_checks.faulted(cached) and speed_checks.verdict(cached, fetched) == speed_checks.FAULTED
+    found = speed_checks.findings(document)
+    assert [f["check"] for f in found] == ["page faults in timed calls"]  # reported, and no longer a verdict
+    assert found[0]["severity"] == speed_checks.FAULTS and speed_checks.contradictions(document) == []
+    words = speed_checks.comparison_words("a", "b", speed_checks.ratio(cached, fetched))
+    assert "cannot compare a with b" in words and "page faults" in words
+    cached["faulted_calls"] = [0, 3, 0]  # 1 % exactly: a stray fault or three leave the medians alone
+    assert not speed_checks.faulted(cached) and speed_checks.verdict(cached, fetched) == speed_checks.SLOWER
+
+
+def lesson(name, medians, faulted_calls=0):
+    return {"implementation": name, "repeat_medians": medians, "calls": [1000] * len(medians),
+            "faulted_calls": [faulted_calls] + [0] * (len(medians) - 1)}  # fmt: skip
+
+
+def test_a_ranking_names_a_fastest_only_when_no_repeats_overlap():
+    python = lesson("pure Python", [7.1e-6, 7.2e-6, 7.3e-6])
+    numpy = lesson("numpy", [10.1e-6, 10.4e-6, 10.9e-6])
+    torch = lesson("torch", [4.1e-6, 6.7e-6, 7.9e-6])  # straddles pure Python's repeats
+    words = speed_checks.ranking_words([python, numpy, torch], "5 × 3")
+    assert words.startswith("At 5 × 3 this run cannot tell torch, pure Python apart: their repeats overlap")
+    assert "Slower than torch in every repeat: numpy" in words and "fastest" not in words
+    torch["repeat_medians"] = [4.1e-6, 5.0e-6, 6.9e-6]  # now every repeat below pure Python's fastest
+    words = speed_checks.ranking_words([python, numpy, torch], "5 × 3")
+    assert words.startswith("At 5 × 3 the fastest was torch (4.10–6.90 µs across repeats), faster than every")
+    assert "pure Python" in words and "numpy" in words
+    torch["faulted_calls"] = [100, 0, 0]  # page faults: out of the ranking
+    words = speed_checks.ranking_words([python, numpy, torch], "5 × 3")
+    assert words.startswith("At 5 × 3 the fastest was pure Python") and words.endswith("calls: torch.")

@@ -5,6 +5,10 @@ order, and stores each repeat's median (``repeat_medians``). Everything here rea
 
 - two timings differ only when their repeats do not overlap: every repeat of one was slower than
   every repeat of the other (``verdict``); otherwise the run cannot tell them apart;
+- a case whose timed calls took minor page faults (more than ``FAULT_SHARE`` of them) timed the
+  operating system too: it is never used for a verdict (``faulted``, verdict ``page faults``);
+- from memory, a case whose outputs did not rotate over at least ``OUTPUT_CACHE_FACTOR`` × the
+  last-level cache wrote into the cache, not to memory: a contradiction (``cached_outputs``);
 - a ratio of two timings is the median of its per-repeat ratios, with their range (``ratio``),
   each repeat's ratio taken within that repeat, where both ran close together in time;
 - ``findings`` lists, in plain words, what in a run cannot be right: a case slower in cache than
@@ -24,8 +28,20 @@ import numpy as np
 
 from helpers.lessons.speed import timing as speed
 
-SLOWER, FASTER, UNCLEAR = "slower", "faster", "cannot tell"
-CONTRADICTION, UNEXPLAINED, BUSY = "contradiction", "unexplained", "busy"
+SLOWER, FASTER, UNCLEAR, FAULTED = "slower", "faster", "cannot tell", "page faults"
+CONTRADICTION, UNEXPLAINED, BUSY, FAULTS = "contradiction", "unexplained", "busy", "page faults"
+FAULT_SHARE = 0.01  # a case whose timed calls saw page faults in more than 1 % of them timed the OS too
+OUTPUT_CACHE_FACTOR = 2  # from memory, outputs must rotate over ≥ 2 × the last-level cache (the bench aims at 4)
+
+
+def faulted(result: dict) -> bool:
+    """Whether more than FAULT_SHARE of a case's timed calls took a minor page fault (all repeats pooled).
+
+    A kernel that gets new memory from the operating system faults on every call; one stray fault in
+    a hundred calls leaves a median alone."""
+    calls = sum(result.get("calls", [])) or 0
+    hit = sum(result.get("faulted_calls", [])) or 0
+    return calls > 0 and hit / calls > FAULT_SHARE
 
 
 def repeat_medians(result: dict) -> np.ndarray:
@@ -46,7 +62,10 @@ def verdict(a: dict, b: dict) -> str:
     """Whether case ``a`` was slower or faster than ``b`` beyond the spread across repeats.
 
     "slower" when a's fastest repeat was slower than b's slowest, "faster" the other way round,
-    "cannot tell" when the repeats overlap."""
+    "cannot tell" when the repeats overlap, and "page faults" when either case's timed calls took
+    page faults (``faulted``): then the timing includes the operating system's work."""
+    if faulted(a) or faulted(b):
+        return FAULTED
     a_low, a_high = repeat_range(a)
     b_low, b_high = repeat_range(b)
     if a_low > b_high:
@@ -82,6 +101,11 @@ def comparison_words(a_name: str, b_name: str, summary: dict) -> str:
         return f"{a_name} was slower than {b_name}: {spread} its time, every repeat slower."
     if summary["verdict"] == FASTER:
         return f"{a_name} was faster than {b_name}: {spread} its time, every repeat faster."
+    if summary["verdict"] == FAULTED:
+        return (
+            f"this run cannot compare {a_name} with {b_name}: timed calls took page faults, so the "
+            "timing includes the operating system's work."
+        )
     return f"this run cannot tell {a_name} from {b_name}: {spread} its time, and the repeats overlap."
 
 
@@ -175,6 +199,45 @@ def backward_faster_than_forward(document: dict) -> list[dict]:
     return found
 
 
+def fault_findings(document: dict) -> list[dict]:
+    """Cases whose timed calls took page faults: reported, and left out of every verdict."""
+    return [
+        _finding(
+            "page faults in timed calls",
+            FAULTS,
+            f"{r['implementation']} ({r['regime']}, {r['rows']} × {r['features']}) took minor page faults in "
+            f"{sum(r['faulted_calls'])} of its {sum(r['calls'])} timed calls ({r['page_faults_per_call']:.1f} per call): "
+            "its timing includes the operating system's work, so no verdict uses it.",
+        )
+        for r in document["results"]
+        if faulted(r)
+    ]
+
+
+def cached_outputs(document: dict) -> list[dict]:
+    """From-memory cases whose outputs did not rotate over OUTPUT_CACHE_FACTOR × the last-level cache."""
+    from helpers.lessons.speed import kernels
+
+    llc = document["last_level_cache_bytes"]
+    found = []
+    for r in document["results"]:
+        written = kernels.count(r["implementation"]).written * r["rows"] * r["features"]
+        if r["regime"] != "from memory" or written == 0:
+            continue
+        if r["output_buffers"] * written < OUTPUT_CACHE_FACTOR * llc:
+            found.append(
+                _finding(
+                    "outputs stayed in cache",
+                    CONTRADICTION,
+                    f"{r['implementation']} at {r['rows']} × {r['features']} was timed 'from memory', but its "
+                    f"outputs went to {r['output_buffers']} buffer(s), {r['output_buffers'] * written / 2**20:.1f} "
+                    f"MiB, less than {OUTPUT_CACHE_FACTOR} × the {llc / 2**20:.0f} MiB last-level cache: its "
+                    "writes stayed in the cache.",
+                )
+            )
+    return found
+
+
 def quietness_findings(document: dict) -> list[dict]:
     """Thread counts whose cases ran while other programs (or the hypervisor, as steal time) took the CPU."""
     quiet = document.get("quietness", {})
@@ -193,7 +256,15 @@ def quietness_findings(document: dict) -> list[dict]:
     return found
 
 
-CHECKS = (cache_inversions, roof_mismatches, oversized_cache_sets, backward_faster_than_forward, quietness_findings)
+CHECKS = (
+    cache_inversions,
+    roof_mismatches,
+    oversized_cache_sets,
+    cached_outputs,
+    backward_faster_than_forward,
+    fault_findings,
+    quietness_findings,
+)
 
 
 def findings(document: dict) -> list[dict]:
@@ -253,3 +324,49 @@ def welford_share(results, regime: str, rows: int, threads: int) -> dict:
         return {"median": float(np.median(values)), "low": float(values.min()), "high": float(values.max())}
 
     return {"share": summary(share), "sums": summary(sums)}
+
+
+# ---- rankings -------------------------------------------------------------------------------------
+
+
+def ranking_words(cases: list[dict], size: str) -> str:
+    """Which of ``cases`` was fastest at ``size``, said only as far as the repeats allow.
+
+    The case with the lowest median is the fastest only if every other case was slower than it in
+    every repeat; the ones whose repeats overlap it are named with it, as "cannot tell apart"."""
+    usable = [c for c in cases if not faulted(c)]
+    dropped = [c["implementation"] for c in cases if faulted(c)]
+    ordered = sorted(usable, key=lambda c: float(np.median(repeat_medians(c))))
+    first, rest = ordered[0], ordered[1:]
+    tied = [c for c in rest if verdict(c, first) != SLOWER]
+    slower = [c for c in rest if verdict(c, first) == SLOWER]
+
+    def slower_words(c):
+        return f"{c['implementation']} {ratio_words(ratio(c, first))} its time"
+
+    if tied:
+        names = ", ".join(c["implementation"] for c in [first, *tied])
+        words = (
+            f"At {size} this run cannot tell {names} apart: their repeats overlap "
+            f"({'; '.join(_range_words(c) for c in [first, *tied])})."
+        )
+        if slower:
+            words += (
+                f" Slower than {first['implementation']} in every repeat: "
+                + "; ".join(slower_words(c) for c in slower)
+                + "."
+            )
+    else:
+        low, high = repeat_range(first)
+        words = (
+            f"At {size} the fastest was {first['implementation']} ({low * 1e6:.2f}–{high * 1e6:.2f} µs across "
+            "repeats), faster than every other in every repeat: " + "; ".join(slower_words(c) for c in slower) + "."
+        )
+    if dropped:
+        words += f" Left out for page faults in timed calls: {', '.join(dropped)}."
+    return words
+
+
+def _range_words(case: dict) -> str:
+    low, high = repeat_range(case)
+    return f"{case['implementation']} {low * 1e6:.2f}–{high * 1e6:.2f} µs"

@@ -4,15 +4,14 @@ Pure Python and numpy: nothing here times, displays or imports torch. ``benchmar
 measures; this module turns measurements into the figures notebook 12 shows, and
 ``helpers.lessons.speed.checks`` says what a run can and cannot tell (and whether it contradicts itself).
 
-Counting (per value of a rows × features float32 matrix, γ and β present, as in a model):
+Counting (per value of a rows × features float32 matrix, γ and β present, as in a model): the
+flops and bytes of every timed implementation come from one table next to its code,
+``helpers.lessons.speed.kernels.COUNTS``; the roofline below reads it. In bytes, the least any
+implementation must move:
 
-- forward: read x, write y: 2 × 4 bytes. Arithmetic, as the textbook two-pass algorithm counts it:
-  add for the mean, subtract the mean, square, add for the variance, multiply by rstd, multiply by
-  γ, add β: 7 flops. (PyTorch's CPU kernel does more: a Welford update of 6 flops per value in its
-  one pass for the moments, then ``(x·rstd − μ·rstd)·γ + β``, 4 flops, in its elementwise pass.)
+- forward: read x, write y: 2 × 4 bytes;
 - backward, counted as the Triton layer-norm tutorial counts it: read x and dy, write dx: 3 × 4 bytes
-  (mean and rstd, one number per row, and γ are negligible). Arithmetic: x̂ = (x − μ)·rstd (2),
-  g = γ·dy (1), dγ += dy·x̂ (2), dβ += dy (1), Σg (1), Σg·x̂ (2), dx = (g − a − x̂·b)·rstd (4): 13 flops.
+  (mean and rstd, one number per row, and γ are negligible);
 - a copy and a multiply-add (``torch.addcmul``) read x and write y: 8 bytes; a row sum reads x: 4.
 
 Introduced in notebook 12.
@@ -25,13 +24,11 @@ from pathlib import Path
 
 import numpy as np
 
+from helpers.lessons.speed import kernels
+
 BYTES_PER_VALUE = 4  # float32
-FORWARD_FLOPS_PER_VALUE = 7
 FORWARD_BYTES_PER_VALUE = 2 * BYTES_PER_VALUE
-BACKWARD_FLOPS_PER_VALUE = 13
 BACKWARD_BYTES_PER_VALUE = 3 * BYTES_PER_VALUE
-WELFORD_FLOPS_PER_VALUE = 6  # PyTorch's CPU forward: delta = x − m1; m1 += delta·c; m2 += delta·(x − m1)
-FOLDED_FLOPS_PER_VALUE = 4  # then (x + (−μ))·rstd·γ + β in float32; the float16 path folds: x·rstd − μ·rstd
 
 IN_CACHE_FRACTION = 4  # "in cache" means a working set of at most ¼ of the last-level cache
 
@@ -70,13 +67,9 @@ def bytes_moved(rows: int, features: int, direction: str = "forward") -> int:
     return per_value[direction] * rows * features
 
 
-def arithmetic_intensity(direction: str = "forward") -> float:
-    """LayerNorm's flops per byte moved: 7/8 forward, 13/12 backward."""
-    if direction == "forward":
-        return FORWARD_FLOPS_PER_VALUE / FORWARD_BYTES_PER_VALUE
-    if direction == "backward":
-        return BACKWARD_FLOPS_PER_VALUE / BACKWARD_BYTES_PER_VALUE
-    raise ValueError(f"direction must be forward or backward; got {direction!r}.")
+def intensity(implementation: str) -> float:
+    """Flops per byte moved by the code an implementation runs (``kernels.COUNTS``)."""
+    return kernels.count(implementation).intensity
 
 
 def ridge_point(peak_flops_per_s: float, bandwidth_bytes_per_s: float) -> float:
@@ -182,8 +175,8 @@ def roof(document: dict, threads: int) -> dict:
         "bandwidth_bytes_per_s": bandwidth,
         "bandwidth_from": {key: fastest[key] for key in ("implementation", "rows", "features", "threads")},
         "ridge_flops_per_byte": ridge_point(peak, bandwidth),
-        "forward_intensity": arithmetic_intensity("forward"),
-        "backward_intensity": arithmetic_intensity("backward"),
+        "forward_intensity": intensity("torch LayerNorm"),
+        "backward_intensity": intensity("torch backward"),
     }
 
 
@@ -195,13 +188,13 @@ def roofs(document: dict) -> list[dict]:
 def share_of_roof(document: dict, result: dict) -> float:
     """A LayerNorm result's flop/s as a share of the memory roof of its own thread count."""
     own = roof(document, result["threads"])
-    ceiling = roofline(arithmetic_intensity(result["direction"]), own["peak_flops_per_s"], own["bandwidth_bytes_per_s"])
+    ceiling = roofline(intensity(result["implementation"]), own["peak_flops_per_s"], own["bandwidth_bytes_per_s"])
     return float(achieved_flops(result) / ceiling)
 
 
 def achieved_flops(result: dict) -> float:
-    """The flop/s a LayerNorm result reached: its intensity times its median rate."""
-    return arithmetic_intensity(result["direction"]) * result["gb_per_s"] * 1e9
+    """The flop/s a result reached: its code's intensity (``kernels.COUNTS``) times its median rate."""
+    return intensity(result["implementation"]) * result["gb_per_s"] * 1e9
 
 
 def residual_layer_norm_bytes(fused: bool) -> int:
