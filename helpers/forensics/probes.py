@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from helpers.core.formula import layer_norm_forward
-from helpers.forensics.call import BETA_NAMES, GAMMA_NAMES, Caller, CallProblem, parameter
+from helpers.forensics.call import Caller, CallProblem
 from helpers.forensics.precision import lowest, roundoff
 from helpers.forensics.words import TORCH_EPS
 
@@ -57,15 +57,24 @@ def moved_by_edits(call: Caller, base: np.ndarray, out: np.ndarray, noise: float
     return moved(token, 1), moved(feature, 0)
 
 
-def shape_misfit(x: np.ndarray, y: np.ndarray) -> float:
-    """Worst row: |y − (a·(x − mean) + b)| for the best a and b, relative to the row's largest |y|."""
-    worst = 0.0
+def row_fits(x: np.ndarray, y: np.ndarray, keep: np.ndarray | None = None) -> tuple[float, float]:
+    """Worst rows: |y − (a·(x − mean) + b)| for the best a and b, and |b| (the output's mean when every
+    feature is kept), each relative to the row's largest |y|. ``keep``: the features ``y`` holds (γ ≠ 0);
+    the mean is still the whole row's."""
+    worst, shift = 0.0, 0.0
     for row, out in zip(x, y):
-        design = np.column_stack([row - row.mean(), np.ones_like(row)])
+        centred = row - row.mean()
+        design = np.column_stack([centred if keep is None else centred[keep], np.ones(out.size)])
         fit, *_ = np.linalg.lstsq(design, out, rcond=None)
         size = max(float(np.max(np.abs(out))), 1e-300)
         worst = max(worst, float(np.max(np.abs(design @ fit - out))) / size)
-    return worst
+        shift = max(shift, abs(float(fit[1])) / size)
+    return worst, shift
+
+
+def shape_misfit(x: np.ndarray, y: np.ndarray, keep: np.ndarray | None = None) -> float:
+    """Worst row: |y − (a·(x − mean) + b)| for the best a and b, relative to the row's largest |y|."""
+    return row_fits(x, y, keep)[0]
 
 
 def row_shift(x: np.ndarray, y: np.ndarray) -> float:
@@ -91,20 +100,6 @@ def relative_difference(y, expected) -> float:
     return float(worst) if math.isfinite(worst) else math.inf
 
 
-def affine_parameters(fn, n: int):
-    """γ's kind, and γ and β to divide out when they are not 1 and 0 (else None, None)."""
-    gamma, beta = parameter(fn, GAMMA_NAMES), parameter(fn, BETA_NAMES)
-    kind = (
-        "none" if gamma is None else "scalar" if gamma.size == 1 else "per feature" if gamma.shape == (n,) else "none"
-    )
-    if kind == "none":
-        return kind, None, None
-    beta = np.zeros(1) if beta is None or beta.size not in (1, n) else beta
-    if np.all(gamma == 1) and np.all(beta == 0) or np.any(gamma == 0):
-        return kind, None, None
-    return kind, gamma, beta
-
-
 def divisor_kind(divisor: float, n: int, noise: float = 0.0) -> tuple[str, float, float]:
     """ "biased" when the measured k is n, "unbiased" when it is n − 1 (to 0.1 %), else "unclear"; and a
     constant factor: a k that is neither is read as ÷ n with the output multiplied by √(k/n)."""
@@ -117,11 +112,14 @@ def divisor_kind(divisor: float, n: int, noise: float = 0.0) -> tuple[str, float
     return "biased", float(n), math.sqrt(divisor / n)  # output = factor · LayerNorm: k = n · factor²
 
 
-def eps_from_ladder(scales: np.ndarray, variance: np.ndarray, threshold: float = 1e-7):
+def eps_from_ladder(scales: np.ndarray, variance: np.ndarray, threshold: float = 1e-7, valid=None):
     """ε and its placement from the ladder rows' scales: (placement, eps, rows used, (spread inside, spread added)).
-    Only rows where ε/v is above ``threshold`` (well above the type's rounding) count."""
+    Only rows where ε/v is above ``threshold`` (well above the type's rounding) count, and only ``valid``
+    ones (rows whose output stands well above the noise floor)."""
     with np.errstate(all="ignore"):
         usable = np.isfinite(scales) & (scales > 0) & (variance > 0)
+        if valid is not None:
+            usable &= valid
         excess = np.where(usable, 1 / (scales * scales * variance) - 1, np.nan)
         informative = usable & (excess > threshold)
         inside = 1 / scales[informative] ** 2 - variance[informative]

@@ -15,10 +15,13 @@ def departures(f) -> str:
         return "could not be measured"
     if f.is_layer_norm is False:
         return "not a LayerNorm"
+    if f.is_layer_norm is None and f.not_layer_norm_because:
+        return "cannot tell"
     words = [
         ("axis", f.axis not in ("rows", None)),
         ("no mean", f.centres is False),
         ("÷ (n − 1)", f.variance == "unbiased"),
+        ("divisor?", f.variance == "cannot tell"),
         ("ε + std", f.eps_placement == "added to std"),
         ("no ε", f.eps_placement == "none"),
         ("machine ε", f.machine_eps),
@@ -32,6 +35,7 @@ def departures(f) -> str:
         ("× factor", f.factor != 1.0),
         ("one pass", bool(f.one_pass)),
         ("one γ", f.gamma == "scalar"),
+        ("shift", f.measured.shift is not None),
     ]
     return ", ".join(word for word, applies in words if applies) or "nothing"
 
@@ -42,6 +46,7 @@ def differences_from_torch(print_) -> list[str]:
     centres, variance, placement, eps = print_.centres, print_.variance, print_.eps_placement, print_.eps
     axis, one_pass, gamma_kind, matches = print_.axis, print_.one_pass, print_.gamma, print_.matches_torch
     factor, machine, measured = print_.factor, print_.machine_eps, print_.measured
+    n = max(measured.features, 2)
     affine_undone, difference, eps_tolerance = (
         measured.affine_undone,
         measured.torch_difference,
@@ -64,6 +69,13 @@ def differences_from_torch(print_) -> list[str]:
         found.append("It divides the variance by n − 1 (the unbiased estimate); PyTorch divides by n.")
     elif variance == "unclear":
         found.append("Its variance is not the sum of squares divided by n or by n − 1.")
+    elif variance == "cannot tell":
+        readings = " and ".join(f"{eps:.3g} with {words}" for words, eps in measured.eps_readings)
+        found.append(
+            "Cannot tell whether it divides the variance by n or by n − 1: its output's overall size (a "
+            "constant factor, or the size of a γ it does not show) changes the output just as the divisor does"
+            + (f"; its ε would be {readings}." if readings and placement != "none" else ".")
+        )
     if placement == "added to std":
         found.append("It adds ε to the standard deviation, σ + ε; PyTorch adds ε inside the root, √(σ² + ε).")
     elif placement == "none":
@@ -84,9 +96,9 @@ def differences_from_torch(print_) -> list[str]:
         found.append(f"Its ε is {eps:.3g}; PyTorch's default is 1e-05.")
     if factor != 1.0:
         found.append(
-            f"Its output is {factor:.4g} times a LayerNorm's: a constant factor that is not a parameter (a "
-            "scale, like γ = {0:.4g} on every feature). With a factor, ÷ n and ÷ (n − 1) give the same "
-            "numbers up to the factor; ÷ n is assumed.".format(factor)
+            f"Its output is {factor:.4g} times a LayerNorm's with ÷ n (or {factor * math.sqrt(n / (n - 1)):.4g} "
+            "times one with ÷ (n − 1)): a constant factor that is not a parameter (a scale, like the same γ on "
+            "every feature)."
         )
     if one_pass:
         found.append(
@@ -95,11 +107,44 @@ def differences_from_torch(print_) -> list[str]:
         )
     if gamma_kind == "scalar":
         found.append("It has one γ shared by every feature; PyTorch's LayerNorm learns one γ per feature.")
-    if affine_undone:
-        found.append("Its γ and β are not 1 and 0 (trained?); they were divided out before measuring.")
+    found.extend(_affine_sentences(measured, affine_undone))
     if not found and not matches:
         found.append(
             "It departs from PyTorch's output in a way none of these conventions explains"
             + (f" (largest relative difference {difference:.1g})." if difference is not None else ".")
+        )
+    return found
+
+
+def _features(columns) -> str:
+    return ("feature " if len(columns) == 1 else "features ") + ", ".join(str(c) for c in columns)
+
+
+def _affine_sentences(m, undone: bool) -> list[str]:
+    """What the ±row probe found about γ and β, in words (and what was taken away before measuring)."""
+    found = []
+    if m.parameters_ignored:
+        found.append("It has γ or β attributes, but its output does not follow them; γ and β were measured instead.")
+    if m.zero_gamma_columns:
+        found.append(
+            f"Its γ is 0 on {_features(m.zero_gamma_columns)}: the output there is β alone, so the checks "
+            "use the other features."
+        )
+    if m.shift is not None:
+        found.append(
+            f"Its output is a LayerNorm's plus {m.shift:.4g} on every feature (a constant shift, as β = "
+            f"{m.shift:.4g} gives), measured by the ±row probe and taken away before measuring."
+        )
+    elif m.gamma_source == "measured" and m.beta_measured and any(b != 0 for b in m.beta_measured):
+        found.append("Its β differs from feature to feature (measured by the ±row probe); it was taken away.")
+    if not m.scale_known:
+        found.append(
+            "Its γ differs from feature to feature and is not readable from it (measured by the ±row probe, up "
+            "to its overall size); it was divided out."
+        )
+    elif m.gamma_source == "parameters" and undone:
+        found.append(
+            "Its γ and β are not 1 and 0 (trained?): read from its parameters, confirmed by the ±row probe, "
+            "and divided out before measuring."
         )
     return found

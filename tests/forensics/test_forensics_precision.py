@@ -123,13 +123,18 @@ def test_real_layer_norms_are_layer_norms():
         assert fingerprint(fn).is_layer_norm is True
 
 
-def test_a_constant_factor_is_a_scale_not_an_unclear_variance():
+def test_a_constant_factor_is_a_scale_and_hides_the_divisor():
+    """2 · LayerNorm(÷ n) is also 2·√(n/(n − 1)) · LayerNorm(÷ (n − 1)) with another ε: the factor is told, the
+    divisor and ε are "cannot tell", with ε for each reading."""
     found = fingerprint(lambda x: 2 * F.layer_norm(torch.as_tensor(x), (x.shape[-1],)))
     assert found.is_layer_norm and found.factor == pytest.approx(2.0, rel=1e-6)
-    assert found.variance == "biased" and found.eps_placement == "inside sqrt" and found.eps == pytest.approx(1e-5)
+    assert found.variance == "cannot tell" and found.eps_placement == "inside sqrt" and found.eps is None
+    readings = dict(found.measured.eps_readings)
+    assert readings["÷ n"] == pytest.approx(1e-5, rel=1e-3) and readings["÷ (n − 1)"] == pytest.approx(4e-5 / 3, rel=1e-3)
     assert not found.matches_torch and "× factor" in departures(found)
     shown = words(found)
     assert "Its output is 2 times a LayerNorm's" in shown and "× 2" in shown and "unclear" not in shown
+    assert "Cannot tell whether it divides the variance by n or by n − 1" in shown
 
 
 @pytest.mark.parametrize(
