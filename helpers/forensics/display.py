@@ -25,8 +25,8 @@ from helpers.display.model import (
     render_html,
     render_text,
 )
-from helpers.forensics.fingerprint_view import fingerprint_view as fingerprint_view  # shown from here, as before
 from helpers.forensics.fingerprint_view import fingerprint_html, fingerprint_text, forensics_table
+from helpers.forensics.fingerprint_view import fingerprint_view as fingerprint_view  # shown from here, as before
 from helpers.forensics.orientations import Orientations
 from helpers.forensics.record import Fingerprint
 from helpers.forensics.table import GalleryComparison, TableFingerprint

@@ -47,8 +47,8 @@ from dataclasses import replace
 
 import numpy as np
 
-import helpers.forensics.isolate as forensics_isolate  # the module alone: the package imports display
 import helpers.forensics.behaviour as behaviour_probe
+import helpers.forensics.isolate as forensics_isolate  # the module alone: the package imports display
 from helpers.forensics.call import Caller, CallProblem, feature_count
 from helpers.forensics.judge import SLACK, Context, judge, with_differences
 from helpers.forensics.precision import PRECISIONS, lowest, rounded, roundoff

@@ -113,7 +113,22 @@ def _imports(path: pathlib.Path) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("module", ["fingerprints", "table", "orientations", "gallery", "probes", "words", "isolate", "record", "behaviour", "affine", "judge"])
+@pytest.mark.parametrize(
+    "module",
+    [
+        "fingerprints",
+        "table",
+        "orientations",
+        "gallery",
+        "probes",
+        "words",
+        "isolate",
+        "record",
+        "behaviour",
+        "affine",
+        "judge",
+    ],
+)
 def test_no_record_imports_display_or_the_package_that_imports_it(module):
     imported = _imports(FORENSICS / f"{module}.py")
     assert "helpers.forensics.display" not in imported

@@ -130,7 +130,9 @@ def test_a_constant_factor_is_a_scale_and_hides_the_divisor():
     assert found.is_layer_norm and found.factor == pytest.approx(2.0, rel=1e-6)
     assert found.variance == "cannot tell" and found.eps_placement == "inside sqrt" and found.eps is None
     readings = dict(found.measured.eps_readings)
-    assert readings["÷ n"] == pytest.approx(1e-5, rel=1e-3) and readings["÷ (n − 1)"] == pytest.approx(4e-5 / 3, rel=1e-3)
+    assert readings["÷ n"] == pytest.approx(1e-5, rel=1e-3) and readings["÷ (n − 1)"] == pytest.approx(
+        4e-5 / 3, rel=1e-3
+    )
     assert not found.matches_torch and "× factor" in departures(found)
     shown = words(found)
     assert "Its output is 2 times a LayerNorm's" in shown and "× 2" in shown and "unclear" not in shown
