@@ -97,7 +97,7 @@ def measure(along_raw, fn, n: int, noise: float) -> Affine:
     found = dict(measured_gamma=tuple(float(v) for v in slope), measured_beta=tuple(float(v) for v in beta))
     if size == 0:
         return Affine(constant_output=True, **found)
-    zero = np.abs(slope) <= tolerance * size
+    zero = np.abs(slope) <= max(1e-9, 4 * noise) * size  # a γ of 0 gives β exactly
     beta_out = None if np.all(beta == 0) else beta
     read = _read_parameters(fn, n, slope, beta, zero, tolerance, scale)
     if read is not None:
@@ -139,6 +139,6 @@ def _read_parameters(fn, n, slope, beta, zero, tolerance, scale):
     used = ~zero
     if used.any():
         ratio = slope[used] / gamma[used]
-        if _spread(ratio) > tolerance or np.any(ratio <= 0):
+        if _spread(ratio) > tolerance:
             return None
     return kind, gamma, beta_param

@@ -44,6 +44,10 @@ class Behaviour:
     reorder_change: float  # B = A reversed: how far its output is from A's output reversed
     repeat_change: float  # A again after B: how far from A's first output
     tolerance: float  # changes above this are not rounding or noise
+    reorder_tolerance: float = 1e-3  # … and for B: reversing the rows also reorders a column's sum
+
+    def reordered(self) -> bool:
+        return self.reorder_change > max(self.tolerance, self.reorder_tolerance)
 
     @property
     def deterministic(self) -> bool:
@@ -59,13 +63,25 @@ def tolerance_for(call: Caller, floor: float) -> float:
     return max(SLACK * floor, 64 * roundoff(returned), 1e-12)
 
 
-def probe(call: Caller, base: np.ndarray, out: np.ndarray) -> Behaviour:
-    """Call on A (already done: ``out``), A, B = A reversed, A."""
-    floor = relative_change(out, call(base))
+def noise_floor(call: Caller, base: np.ndarray, out: np.ndarray) -> float:
+    """The determinism probe: call on A again (the first call gave ``out``)."""
+    return relative_change(out, call(base))
+
+
+def probe(call: Caller, base: np.ndarray, out: np.ndarray, floor: float, work: str) -> Behaviour:
+    """The state probe: B = A reversed, then A. A function computing in ``work`` (the type its types show)
+    may round a column's sum differently when the rows come in another order: up to 64 of its roundings, or
+    1e-3, are allowed for B (statistics cached from another matrix move the output by far more)."""
     reordered = call(base[::-1].copy())
     again = call(base)
     tolerance = tolerance_for(call, floor)
-    return Behaviour(floor, relative_change(out[::-1], reordered), relative_change(out, again), tolerance)
+    return Behaviour(
+        floor,
+        relative_change(out[::-1], reordered),
+        relative_change(out, again),
+        tolerance,
+        max(1e-3, 64 * roundoff(work)),
+    )
 
 
 def state_sentence(behaviour: Behaviour, end_change: float | None = None) -> str:

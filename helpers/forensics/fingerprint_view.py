@@ -76,8 +76,8 @@ def size_words(value, noise: float = NOISE, whole: str = "the row's size") -> st
         return f"{value:.2g} of {whole}"
     for unit, word in _SMALL:
         if value < unit * 1000:
-            amount = value / unit
-            return f"{amount:.2g} {word}{'' if f'{amount:.2g}' == '1' else 's'} of {whole}"
+            amount = f"{float(f'{value / unit:.2g}'):g}"  # 2 significant digits, never 5e+02
+            return f"{amount} {word}{'' if amount == '1' else 's'} of {whole}"
     return f"{value:.2g} of {whole}"
 
 
@@ -140,7 +140,7 @@ def _behaviour_rows(f) -> list:
     rows.append(
         (
             "keeps state",
-            "no",
+            "no" if m.noise_floor == 0 else "none seen beyond its noise",
             f"state probe: A, then A's rows reversed, then A: the reversed rows came out reversed and A came out "
             f"as before{end}",
         )
@@ -151,6 +151,19 @@ def _behaviour_rows(f) -> list:
 def _precision_row(m):
     tried = ", ".join(m.precisions_tried)
     also = f"; precisions tried: {tried}" if len(m.precisions_tried) > 1 else ""
+    if not m.precision_known:
+        why = (
+            "its noise hides any rounding finer than its own"
+            if m.noise_floor > 0
+            else "its residuals fit no precision tried"
+        )
+        given = m.why_that_type or "float64 in, float64 out"
+        return (
+            "precision",
+            "cannot tell",
+            f"type probe: {given}; residual probe: {why}, so every check below is judged to "
+            f"{m.computes_in}'s precision and its noise{also}",
+        )
     if m.computes_in == "float64":
         return ("precision", "float64", f"type probe: float64 in, float64 out{also}")
     probe = "residual probe" if "misses an exact LayerNorm" in m.why_that_type else "type probe"
@@ -163,9 +176,11 @@ def _precision_row(m):
 
 def _affine_rows(f) -> list:
     m = f.measured
-    source = {"parameters": "read from its parameters and confirmed", "measured": "measured", "none": ""}[
-        m.gamma_source
-    ]
+    source = {
+        "parameters": "read from its parameters; their shape confirmed, their overall size taken as read",
+        "measured": "measured",
+        "none": "",
+    }[m.gamma_source]
     zero = f"; 0 on feature {', '.join(map(str, m.zero_gamma_columns))}" if m.zero_gamma_columns else ""
     gamma_found = f.gamma if f.gamma != "none" else "none (the same on every feature)"
     if not m.scale_known:
@@ -232,7 +247,9 @@ def _convention_rows(f) -> list:
             f"divisor k = {format_number(m.divisor, 4)} for n = {m.features} features",
         ),
     ]
-    if f.factor != 1.0:
+    if f.factor == -1.0:
+        rows.append(("constant factor", "× −1", "wide-row probe: k fits the divisor above, with every sign flipped"))
+    elif f.factor != 1.0:
         rows.append(
             (
                 "constant factor",
@@ -255,7 +272,7 @@ def _convention_rows(f) -> list:
         rows.append(
             (
                 "one-pass variance",
-                _yes(f.one_pass),
+                "cannot tell" if f.one_pass is None else _yes(f.one_pass),
                 f"offset probe: how far a large offset moved the output: {_offsets(m)}",
             )
         )
@@ -267,7 +284,7 @@ def _convention_rows(f) -> list:
             "constant-row probe: 0 ÷ √(0 + ε) is 0 with an ε; 0 ÷ 0 without one",
         )
     )
-    tolerance = "" if m.match_tolerance <= 1e-9 else f"; below {m.match_tolerance:g} counts as equal"
+    tolerance = "" if m.match_tolerance <= 1e-9 else f"; below {m.match_tolerance:.1g} counts as equal"
     rows.append(
         (
             "matches F.layer_norm (ε = 1e-5)",

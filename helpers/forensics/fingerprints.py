@@ -66,7 +66,7 @@ TIME_LIMIT = 5.0  # seconds for every call of one fingerprint together
 ISOLATE = forensics_isolate.AVAILABLE  # run the fingerprint in a forked child killed at the time limit
 ORDER = sorted(PRECISIONS, key=roundoff)  # float64, float32, float16, bfloat16: finest first
 IN_BAND = 8.0  # a coarser precision is kept when its residuals are at least its rounding / IN_BAND
-FITS = 64.0  # … and at most this many roundings (for the precision the types show too)
+FITS = 0.75  # the precision the types show fits residuals up to its rounding ** FITS (float64 2e-12, float32 6e-6)
 
 
 def fingerprint(
@@ -149,12 +149,13 @@ def _fingerprint(call: Caller, fn, name: str, n: int) -> Fingerprint:
         raise CallProblem(
             f"It returned NaN or infinity for an ordinary {base.shape[0]} × {n} matrix of numbers between −2 and 2."
         )
-    seen = behaviour_probe.probe(call, base, out)
+    floor = behaviour_probe.noise_floor(call, base, out)
+    work, why, rounds_to = _working_type(call, base, out, floor == 0.0)
+    seen = behaviour_probe.probe(call, base, out, floor, work)
     numbers = dict(noise_floor=seen.noise_floor, reorder_change=seen.reorder_change, repeat_change=seen.repeat_change)
-    if seen.moved(seen.repeat_change) or seen.moved(seen.reorder_change):
+    if seen.moved(seen.repeat_change) or seen.reordered():
         measured = Measurements(features=n, output_dtypes=tuple(sorted(call.output_dtypes)), **numbers)
         return _cannot_tell(name, measured, None, "state", behaviour_probe.state_sentence(seen))
-    work, why, rounds_to = _working_type(call, base, out, seen.deterministic)
     if work != "float64":
         base = rounded(base, work)  # the values it really computes with
         out = call(base)
@@ -204,10 +205,11 @@ def _clear(found: Fingerprint) -> bool:
 def _choose(ctx: Context) -> Fingerprint:
     """The verdict in the precision the types show, unless a coarser one fits its residuals (and only it)."""
     first = judge(ctx, ctx.work, strict=False)
-    limit = max(FITS * roundoff(ctx.work), 4 * SLACK * ctx.floor)
+    limit = max(roundoff(ctx.work) ** FITS, 4 * SLACK * ctx.floor)
     fits = _clear(first) and _residual(first) <= limit
+    masked = 4 * SLACK * ctx.floor > roundoff(ctx.work) ** FITS  # its noise hides rounding finer than its own
     if fits and not first.one_pass:
-        return _tried(first, (ctx.work,))
+        return _tried(first, (ctx.work,), not masked)
     tried, between = [ctx.work], None
     for precision in (p for p in ORDER if roundoff(p) > roundoff(ctx.work)):
         tried.append(precision)
@@ -220,10 +222,8 @@ def _choose(ctx: Context) -> Fingerprint:
         if _residual(found) >= roundoff(precision) / IN_BAND:
             return _from_residuals(ctx, found, tuple(tried))
         between = between or (precision, found)
-    if fits or (between is None and first.is_layer_norm is not None):
-        return _tried(first, tuple(tried))
-    if between is None:
-        return _tried(first, tuple(tried))
+    if fits or between is None:
+        return _tried(first, tuple(tried), fits and not masked)
     precision, found = between
     residual = _residual(first) if _residual(first) is not None else _residual(found)
     sentence = (
@@ -235,8 +235,13 @@ def _choose(ctx: Context) -> Fingerprint:
     return _cannot_tell(ctx.name, replace(found.measured, precisions_tried=tuple(tried)), ctx.axis, "between", sentence)
 
 
-def _tried(found: Fingerprint, tried: tuple) -> Fingerprint:
-    return replace(found, measured=replace(found.measured, precisions_tried=tried))
+def _tried(found: Fingerprint, tried: tuple, known: bool = True) -> Fingerprint:
+    """``found`` with the precisions tried; when no precision fits its residuals, a failed offset probe
+    cannot say whether the one-pass formula or statistics in a lower precision lost the digits."""
+    one_pass = found.one_pass if known or not found.one_pass else None
+    return replace(
+        found, one_pass=one_pass, measured=replace(found.measured, precisions_tried=tried, precision_known=known)
+    )
 
 
 def _from_residuals(ctx: Context, found: Fingerprint, tried: tuple) -> Fingerprint:

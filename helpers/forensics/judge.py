@@ -149,15 +149,21 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
     with np.errstate(all="ignore"):
         scales = np.einsum("ij,ij->i", y, u) / np.einsum("ij,ij->i", u, u)  # output = u × scale
     divisor = float(uu[2] * scales[2] ** 2)
+    sign = 1.0
     if affine.scale_known:
         variance, k, factor = divisor_kind(divisor, n, noise)
         factor = math.copysign(factor, float(np.median(scales[:4])))
         scales = scales / factor
     else:  # γ's size is unknown: the divisor and ε are known only together
         variance, k, factor = "cannot tell", divisor, 1.0
+        sign = math.copysign(1.0, float(np.median(scales[:4])))  # γ's sign is part of its unknown size
+        scales = scales * sign
     ladder_variance = uu[4:] / k
     # a ladder row whose output is close to the noise floor says nothing about ε (1e-9 of noise on 1e-12)
-    valid = np.max(np.abs(y[4:]), axis=1) >= 1e4 * SLACK * ctx.floor * max(float(np.max(np.abs(y_base))), 1e-300)
+    # (and so does one whose output is lost in the rounding of a β added to it: 0.5 + 1e-12)
+    beta_size = max((abs(b) for b in affine.measured_beta), default=0.0)
+    allowance = SLACK * ctx.floor * float(np.max(np.abs(y_base))) + 4 * roundoff(precision) * beta_size
+    valid = np.max(np.abs(y[4:]), axis=1) >= 1e4 * max(allowance, 1e-300)
     placement, eps, informative, spreads = (
         eps_from_ladder(scales[4:], ladder_variance, max(1e-7, 1e4 * noise), valid)
         if variance != "unclear"
@@ -171,7 +177,7 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
     )
     prediction = None
     if placement in ("inside sqrt", "added to std", "none"):
-        expected = factor * apply_conventions(base, centres, k, placement, eps or 0.0)[:, kept]
+        expected = sign * factor * apply_conventions(base, centres, k, placement, eps or 0.0)[:, kept]
         prediction = relative_difference(y_base, expected)
         if prediction > max(1e-3, 1.5 * many * noise):
             return verdict_not("prediction", divisor=divisor, prediction_misfit=prediction)
@@ -183,7 +189,6 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
     )
     tolerance = max(tolerance_of(precision), SLACK * ctx.floor)
     shown = np.concatenate([np.ones(4, bool), valid])  # rows whose output stands above the noise
-    allowance = SLACK * ctx.floor * float(np.max(np.abs(y_base)))  # the noise, in the output's units
     difference = _torch_difference([(base, y_base), (probes[shown], y[shown])], kept, allowance)
     if affine.scale_known:
         matches = ctx.axis == "rows" and difference <= tolerance and not one_pass and factor == 1.0

@@ -54,6 +54,7 @@ class Measurements:
     scale_known: bool = True  # γ's overall size is known (read from it, or the same on every feature)
     parameters_ignored: bool = False  # it has γ or β attributes that its output does not follow
     precisions_tried: tuple = ()
+    precision_known: bool = True  # its residuals fit the precision shown (not hidden by noise, not unclear)
     eps_readings: tuple = ()  # (divisor words, ε) when the output's overall size hides the divisor  # every precision it was judged in, finest first
 
 

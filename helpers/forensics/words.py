@@ -82,7 +82,10 @@ def differences_from_torch(print_) -> list[str]:
         row = "a row of equal values" if centres else "a row of zeros"
         found.append(f"It adds no ε, so {row} divides 0 by 0; PyTorch adds ε = 1e-05 inside the root.")
     elif placement == "unclear":
-        found.append("Its ε does not behave like a number added inside the root or to the standard deviation.")
+        found.append(
+            "Cannot tell where its ε goes: its rows of tiny variance fit neither ε inside the root nor ε added to "
+            "the standard deviation to the precision they were judged in."
+        )
     if machine:
         found.append(
             "Its ε is the machine ε of the input type, torch.finfo(x.dtype).eps (1.19e-07 in float32, "
@@ -94,11 +97,19 @@ def differences_from_torch(print_) -> list[str]:
         and not math.isclose(eps, TORCH_EPS, rel_tol=eps_tolerance)
     ):
         found.append(f"Its ε is {eps:.3g}; PyTorch's default is 1e-05.")
-    if factor != 1.0:
+    if factor == -1.0:
+        found.append("Its output is −1 times a LayerNorm's: every sign flipped (a constant, not a parameter).")
+    elif factor != 1.0:
         found.append(
             f"Its output is {factor:.4g} times a LayerNorm's with ÷ n (or {factor * math.sqrt(n / (n - 1)):.4g} "
             "times one with ÷ (n − 1)): a constant factor that is not a parameter (a scale, like the same γ on "
             "every feature)."
+        )
+    if one_pass is None and centres and placement is not None:
+        found.append(
+            "Cannot tell whether its variance is the one-pass formula: a large offset moved its output, as "
+            "E[x²] − E[x]² does, but so would statistics computed in a lower precision, and its precision cannot "
+            "be told."
         )
     if one_pass:
         found.append(
@@ -144,7 +155,7 @@ def _affine_sentences(m, undone: bool) -> list[str]:
         )
     elif m.gamma_source == "parameters" and undone:
         found.append(
-            "Its γ and β are not 1 and 0 (trained?): read from its parameters, confirmed by the ±row probe, "
-            "and divided out before measuring."
+            "Its γ and β are not 1 and 0 (trained?): read from its parameters and divided out before measuring "
+            "(the ±row probe confirms β and how γ varies between features; γ's overall size is taken as read)."
         )
     return found
