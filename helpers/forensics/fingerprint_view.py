@@ -40,8 +40,8 @@ _LARGE = ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"))
 PLACEMENT_WORDS = {
     "inside sqrt": "inside the root: √(σ² + ε)",
     "added to std": "added to the std: σ + ε",
-    "none": "none",
-    "unclear": "unclear",
+    "none": "none shows",
+    "unclear": "cannot tell",
 }
 VARIANCE_WORDS = {
     "biased": "biased: ÷ n",
@@ -263,7 +263,11 @@ def _convention_rows(f) -> list:
             f"{size_words(m.spread_inside, noise, 'its middle value')} and 1/s − √v by {size_words(m.spread_added, noise, 'its middle value')}"
         )
     elif f.eps_placement == "none":
-        evidence = f"ε-ladder probe: rows of variance down to {m.smallest_variance:.0e} come out scaled by exactly 1/√v"
+        evidence = f"ε-ladder probe: rows of variance v down to {m.smallest_variance:.0e} come out scaled by 1/√v" + (
+            f": any ε is under {m.eps_bounds[0]:.1g} inside the root, under {m.eps_bounds[1]:.1g} added to the std"
+            if m.eps_bounds
+            else ""
+        )
     else:
         evidence = "ε-ladder probe: its tiny-variance rows fit neither placement"
     rows.append(("ε placement", PLACEMENT_WORDS[f.eps_placement], evidence))

@@ -208,7 +208,7 @@ def _choose(ctx: Context) -> Fingerprint:
     limit = max(roundoff(ctx.work) ** FITS, 4 * SLACK * ctx.floor)
     fits = _clear(first) and _residual(first) <= limit
     masked = 4 * SLACK * ctx.floor > roundoff(ctx.work) ** FITS  # its noise hides rounding finer than its own
-    if fits and not first.one_pass:
+    if fits:  # its residuals are its types' rounding (a one-pass variance too)
         return _tried(first, (ctx.work,), not masked)
     tried, between = [ctx.work], None
     for precision in (p for p in ORDER if roundoff(p) > roundoff(ctx.work)):
@@ -222,8 +222,8 @@ def _choose(ctx: Context) -> Fingerprint:
         if _residual(found) >= roundoff(precision) / IN_BAND:
             return _from_residuals(ctx, found, tuple(tried))
         between = between or (precision, found)
-    if fits or between is None:
-        return _tried(first, tuple(tried), fits and not masked)
+    if between is None:
+        return _tried(first, tuple(tried), False)
     precision, found = between
     residual = _residual(first) if _residual(first) is not None else _residual(found)
     sentence = (

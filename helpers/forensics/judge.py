@@ -169,6 +169,12 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
         if variance != "unclear"
         else ("unclear", None, 0, (None, None))
     )
+    bounds = ()
+    if placement == "none":  # no ε shows: how large could one be and still not show?
+        threshold = max(1e-7, 1e4 * noise)
+        shown_rows = valid & np.isfinite(scales[4:]) & (ladder_variance > 0)
+        v_min = float(np.min(ladder_variance[shown_rows])) if shown_rows.any() else float(ladder_variance[0])
+        bounds = (threshold * v_min, math.sqrt(v_min) * (math.sqrt(1 + threshold) - 1))
     machine = (
         affine.scale_known
         and placement == "inside sqrt"
@@ -225,6 +231,7 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
         match_tolerance=tolerance,
         eps_tolerance=max(1e-3, 10 * noise),
         eps_readings=readings,
+        eps_bounds=bounds,
     )
     print_ = Fingerprint(
         ctx.name,

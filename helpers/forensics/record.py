@@ -55,7 +55,8 @@ class Measurements:
     parameters_ignored: bool = False  # it has γ or β attributes that its output does not follow
     precisions_tried: tuple = ()
     precision_known: bool = True  # its residuals fit the precision shown (not hidden by noise, not unclear)
-    eps_readings: tuple = ()  # (divisor words, ε) when the output's overall size hides the divisor  # every precision it was judged in, finest first
+    eps_readings: tuple = ()
+    eps_bounds: tuple = ()  # no ε shows: it is under these (inside the root, added to the std)  # (divisor words, ε) when the output's overall size hides the divisor  # every precision it was judged in, finest first
 
 
 @dataclass(frozen=True, repr=False)

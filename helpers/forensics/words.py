@@ -79,8 +79,15 @@ def differences_from_torch(print_) -> list[str]:
     if placement == "added to std":
         found.append("It adds ε to the standard deviation, σ + ε; PyTorch adds ε inside the root, √(σ² + ε).")
     elif placement == "none":
-        row = "a row of equal values" if centres else "a row of zeros"
-        found.append(f"It adds no ε, so {row} divides 0 by 0; PyTorch adds ε = 1e-05 inside the root.")
+        bounds = measured.eps_bounds
+        under = (
+            f": any ε it adds is under {bounds[0]:.1g} inside the root (under {bounds[1]:.1g} added to the std)"
+            if bounds
+            else ""
+        )
+        row, gave = ("a row of equal values", measured.constant_row) if centres else ("a row of zeros", measured.zero_row)
+        zero = f", and {row} divides 0 by 0" if gave == "NaN or infinity" else ""
+        found.append(f"No ε shows{under}{zero}; PyTorch adds ε = 1e-05 inside the root.")
     elif placement == "unclear":
         found.append(
             "Cannot tell where its ε goes: its rows of tiny variance fit neither ε inside the root nor ε added to "

@@ -49,7 +49,11 @@ def wrong_attributes(spec: Spec, found) -> list[str]:
         claim(found.variance == ("unbiased" if spec.unbiased else "biased"), f"variance {found.variance}")
     else:
         claim(found.variance == "cannot tell", f"variance {found.variance}")
-    claim(found.eps_placement in (spec.placement, "unclear"), f"ε placement {found.eps_placement}")
+    if found.eps_placement == "none" and spec.placement != "none":  # "no ε shows": it must be under the bound said
+        bound = dict(zip(("inside sqrt", "added to std"), m.eps_bounds)).get(spec.placement, 0.0)
+        claim(spec.eps < bound, f"no ε shows, under {bound:.2g}")
+    else:
+        claim(found.eps_placement in (spec.placement, "unclear"), f"ε placement {found.eps_placement}")
     if found.eps is not None and found.eps_placement == spec.placement != "none":
         low = COMPUTES_IN[spec.precision] in ("float16", "bfloat16")
         claim(math.isclose(found.eps, spec.eps, rel_tol=3e-2 if low else 2e-3), f"ε {found.eps:.4g}")
