@@ -91,7 +91,7 @@ def measure(along_raw, fn, n: int, noise: float) -> Affine:
     beta = (y[0] + y[1]) / 2
     slope = (y[0] - y[1]) / (2 * r)
     size = float(np.max(np.abs(slope)))
-    tolerance = max(1e-9, 30 * noise)
+    tolerance = max(1e-9, 4 * noise)  # r and −r give β exactly, but for the rounding of y
     scale = max(size, float(np.max(np.abs(y))), 1e-300)
     beta = np.where(np.abs(beta) <= tolerance * scale, 0.0, beta)
     found = dict(measured_gamma=tuple(float(v) for v in slope), measured_beta=tuple(float(v) for v in beta))

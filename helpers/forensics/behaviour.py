@@ -3,7 +3,7 @@
 * determinism: the same matrix twice. Identical outputs give a noise floor of 0; otherwise the largest
   change (relative to the output's size) is the noise floor, and every later comparison allows for it,
   so a LayerNorm plus 1e-9 of noise is not read as "editing one token moved other tokens";
-* state: a matrix A, then B (A's rows in reverse order), then A again. A function of each call's input
+* state (after the type and edit probes): a matrix A, then B (A's rows in reverse order), then A again. A function of each call's input
   alone gives B's output as A's output reversed (a row-wise or a column-wise LayerNorm, or one over the
   whole matrix, all do), and A's output again. A function that caches its statistics (per shape, or
   from its first call), counts its calls or keeps running averages does not.
@@ -68,10 +68,11 @@ def noise_floor(call: Caller, base: np.ndarray, out: np.ndarray) -> float:
     return relative_change(out, call(base))
 
 
-def probe(call: Caller, base: np.ndarray, out: np.ndarray, floor: float, work: str) -> Behaviour:
-    """The state probe: B = A reversed, then A. A function computing in ``work`` (the type its types show)
-    may round a column's sum differently when the rows come in another order: up to 64 of its roundings, or
-    1e-3, are allowed for B (statistics cached from another matrix move the output by far more)."""
+def probe(call: Caller, base: np.ndarray, out: np.ndarray, floor: float, work: str, axis: str) -> Behaviour:
+    """The state probe: B = A reversed, then A. Row by row (``axis``), a token's output does not depend on
+    where it sits, so B is held to the same tolerance as A; a function of the columns, or of the whole matrix,
+    computing in ``work`` may round a sum differently when the rows come in another order: up to 64 of its
+    roundings, or 1e-3, are allowed (statistics cached from another matrix move the output by far more)."""
     reordered = call(base[::-1].copy())
     again = call(base)
     tolerance = tolerance_for(call, floor)
@@ -80,7 +81,7 @@ def probe(call: Caller, base: np.ndarray, out: np.ndarray, floor: float, work: s
         relative_change(out[::-1], reordered),
         relative_change(out, again),
         tolerance,
-        max(1e-3, 64 * roundoff(work)),
+        tolerance if axis == "rows" else max(1e-3, 64 * roundoff(work)),
     )
 
 

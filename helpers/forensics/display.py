@@ -129,7 +129,7 @@ def _gallery_rows(g) -> list[tuple[str, ...]]:
                 "—" if f.eps is None else f"{f.eps:.3g}",
                 str(f.axis),
                 _yes(f.one_pass),
-                "✓ yes" if f.matches_torch else "✗ no",
+                "? cannot tell" if f.matches_torch is None else "✓ yes" if f.matches_torch else "✗ no",
                 change,
                 offset,
                 departures(f),
@@ -165,7 +165,7 @@ _GALLERY_NOTES = (
 def gallery_view(g) -> Table:
     """The gallery described once; an implementation that differs from PyTorch is flagged. Eleven columns:
     none wraps, the padding is narrower, and the box scrolls sideways on a small screen."""
-    flagged = {i for i, r in enumerate(g.results) if not r.fingerprint.matches_torch}
+    flagged = {i for i, r in enumerate(g.results) if r.fingerprint.matches_torch is False}
     return _table(
         _gallery_title(g), _GALLERY_HEADER, _gallery_rows(g), _GALLERY_NOTES, flagged, nowrap=True, compact=True
     )

@@ -17,26 +17,10 @@ from helpers.display.formatting import FLAG_STYLE
 from helpers.display.model import Cell, Row, Table, render_html, render_text
 from helpers.forensics.precision import tolerance_of
 from helpers.forensics.probes import WIDE
+from helpers.forensics.sizes import NOISE, size_words
 from helpers.forensics.table import KNOWN_EPS
 
-NOISE = 1e-9  # below this, a measured change is rounding noise
 HEADER = ("convention", "found", "evidence (probe)")
-_SMALL = ((1e-12, "trillionth"), (1e-9, "billionth"), (1e-6, "millionth"), (1e-3, "thousandth"))
-_PARTS = {
-    1e-12: "a trillionth",
-    1e-11: "a hundred-billionth",
-    1e-10: "a ten-billionth",
-    1e-9: "a billionth",
-    1e-8: "a hundred-millionth",
-    1e-7: "a ten-millionth",
-    1e-6: "a millionth",
-    1e-5: "a hundred-thousandth",
-    1e-4: "a ten-thousandth",
-    1e-3: "a thousandth",
-    1e-2: "a hundredth",
-    1e-1: "a tenth",
-}
-_LARGE = ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"))
 PLACEMENT_WORDS = {
     "inside sqrt": "inside the root: √(σ² + ε)",
     "added to std": "added to the std: σ + ε",
@@ -56,29 +40,6 @@ def noise_of(m) -> float:
     """Rounding noise of the precision it was judged in (float64's 1e-9, float32's 1e-5, …), or its own noise."""
     floor = 10.0 ** math.ceil(math.log10(8 * m.noise_floor)) if m.noise_floor > 0 else 0.0
     return max(NOISE, tolerance_of(m.computes_in), floor)
-
-
-def size_words(value, noise: float = NOISE, whole: str = "the row's size") -> str:
-    """A relative size in words: 'nothing beyond rounding', '2.5 millionths of …', '0.26 of …', 'about 3,200 times …'."""
-    if value is None:
-        return "—"
-    if math.isnan(value) or math.isinf(value):
-        return "NaN or infinity"
-    if value < noise:
-        under = _PARTS.get(noise, f"{noise:g}")
-        return f"nothing beyond rounding (under {under} of {whole})"
-    if value >= 1:
-        for unit, word in _LARGE:
-            if value >= unit:
-                return f"about {value / unit:.2g} {word} times {whole}"
-        return f"about {value:,.0f} times {whole}" if value >= 10 else f"about {value:.2g} times {whole}"
-    if value >= 0.01:
-        return f"{value:.2g} of {whole}"
-    for unit, word in _SMALL:
-        if value < unit * 1000:
-            amount = f"{float(f'{value / unit:.2g}'):g}"  # 2 significant digits, never 5e+02
-            return f"{amount} {word}{'' if amount == '1' else 's'} of {whole}"
-    return f"{value:.2g} of {whole}"
 
 
 NOT_LAYER_NORM_EVIDENCE = {
@@ -166,7 +127,7 @@ def _precision_row(m):
         )
     if m.computes_in == "float64":
         return ("precision", "float64", f"type probe: float64 in, float64 out{also}")
-    probe = "residual probe" if "misses an exact LayerNorm" in m.why_that_type else "type probe"
+    probe = "residual probe" if "departs from an exact LayerNorm" in m.why_that_type else "type probe"
     return (
         "precision",
         m.computes_in,
@@ -292,7 +253,7 @@ def _convention_rows(f) -> list:
     rows.append(
         (
             "matches F.layer_norm (ε = 1e-5)",
-            _yes(f.matches_torch),
+            "cannot tell" if f.matches_torch is None else _yes(f.matches_torch),
             f"every probe above, γ and β taken away, against F.layer_norm: it differs by {size_words(m.torch_difference, noise)}{tolerance}",
         )
     )

@@ -151,17 +151,17 @@ def _fingerprint(call: Caller, fn, name: str, n: int) -> Fingerprint:
         )
     floor = behaviour_probe.noise_floor(call, base, out)
     work, why, rounds_to = _working_type(call, base, out, floor == 0.0)
-    seen = behaviour_probe.probe(call, base, out, floor, work)
+    if work != "float64":
+        base = rounded(base, work)  # the values it really computes with
+        out = call(base)
+    noise = max(roundoff(work), SLACK * floor)
+    rows, columns = moved_by_edits(call, base, out, noise)
+    axis = "rows" if rows == (1,) else "columns" if columns == (1,) else "neither"
+    seen = behaviour_probe.probe(call, base, out, floor, work, axis)
     numbers = dict(noise_floor=seen.noise_floor, reorder_change=seen.reorder_change, repeat_change=seen.repeat_change)
     if seen.moved(seen.repeat_change) or seen.reordered():
         measured = Measurements(features=n, output_dtypes=tuple(sorted(call.output_dtypes)), **numbers)
         return _cannot_tell(name, measured, None, "state", behaviour_probe.state_sentence(seen))
-    if work != "float64":
-        base = rounded(base, work)  # the values it really computes with
-        out = call(base)
-    noise = max(roundoff(work), SLACK * seen.noise_floor)
-    rows, columns = moved_by_edits(call, base, out, noise)
-    axis = "rows" if rows == (1,) else "columns" if columns == (1,) else "neither"
     if axis == "neither":
         measured = Measurements(
             features=n,
@@ -247,8 +247,8 @@ def _tried(found: Fingerprint, tried: tuple, known: bool = True) -> Fingerprint:
 def _from_residuals(ctx: Context, found: Fingerprint, tried: tuple) -> Fingerprint:
     given = ctx.work
     why = (
-        f"its output is {given}, but it misses an exact LayerNorm by {_residual(found):.1g} of its size: "
-        f"{found.measured.computes_in}'s rounding, not {given}'s (statistics in a lower precision)"
+        f"its output is {given}, but it departs from an exact LayerNorm by as much as {found.measured.computes_in}'s "
+        f"rounding, far more than {given}'s: it computes (its statistics, at least) in {found.measured.computes_in}"
     )
     return replace(found, measured=replace(found.measured, why_that_type=why, precisions_tried=tried))
 

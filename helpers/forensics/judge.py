@@ -23,6 +23,7 @@ from helpers.forensics.probes import (
     MIDDLE,
     WIDE,
     apply_conventions,
+    conditioning,
     constant_rows,
     divisor_kind,
     eps_from_ladder,
@@ -165,7 +166,7 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
     allowance = SLACK * ctx.floor * float(np.max(np.abs(y_base))) + 4 * roundoff(precision) * beta_size
     valid = np.max(np.abs(y[4:]), axis=1) >= 1e4 * max(allowance, 1e-300)
     placement, eps, informative, spreads = (
-        eps_from_ladder(scales[4:], ladder_variance, max(1e-7, 1e4 * noise), valid)
+        eps_from_ladder(scales[4:], ladder_variance, max(1e-7, 1e4 * noise), valid, noise)
         if variance != "unclear"
         else ("unclear", None, 0, (None, None))
     )
@@ -184,7 +185,7 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
     prediction = None
     if placement in ("inside sqrt", "added to std", "none"):
         expected = sign * factor * apply_conventions(base, centres, k, placement, eps or 0.0)[:, kept]
-        prediction = relative_difference(y_base, expected)
+        prediction = relative_difference(y_base, expected, base)
         if prediction > max(1e-3, 1.5 * many * noise):
             return verdict_not("prediction", divisor=divisor, prediction_misfit=prediction)
     types = ["float64", "float32"] + [t for t in (module_dtype(ctx.fn), ctx.work) if t in ("float16", "bfloat16")]
@@ -197,18 +198,24 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
     shown = np.concatenate([np.ones(4, bool), valid])  # rows whose output stands above the noise
     difference = _torch_difference([(base, y_base), (probes[shown], y[shown])], kept, allowance)
     if affine.scale_known:
-        matches = ctx.axis == "rows" and difference <= tolerance and not one_pass and factor == 1.0
-    else:  # γ·LayerNorm with an unknown size of γ: PyTorch's ÷ n and ε = 1e-5 only in the product k·ε
-        matches = (
-            ctx.axis == "rows"
-            and centres
-            and placement == "inside sqrt"
-            and not one_pass
-            and eps is not None
-            and math.isclose(eps * k, TORCH_EPS * n, rel_tol=max(1e-3, 10 * noise))
-            and prediction is not None
-            and prediction <= tolerance
+        departs = (
+            ctx.axis != "rows"
+            or not centres
+            or variance == "unbiased"
+            or placement in ("added to std", "none")
+            or (eps is not None and not math.isclose(eps, TORCH_EPS, rel_tol=max(1e-3, 10 * noise)))
+            or one_pass
+            or factor != 1.0
         )
+        established = variance == "biased" and placement == "inside sqrt" and eps is not None
+        matches = False if departs else (difference <= tolerance) if established else None
+    else:  # γ·LayerNorm with an unknown size of γ: PyTorch's ÷ n and ε = 1e-5 only in the product k·ε
+        if ctx.axis != "rows" or not centres or placement in ("added to std", "none") or one_pass:
+            matches = False
+        elif placement != "inside sqrt" or eps is None or prediction is None:
+            matches = None
+        else:
+            matches = math.isclose(eps * k, TORCH_EPS * n, rel_tol=max(1e-3, 10 * noise)) and prediction <= tolerance
         eps = None
     readings = ()
     if variance == "cannot tell" or abs(factor) != 1.0:  # a constant factor: ÷ n and ÷ (n − 1) read alike
@@ -241,7 +248,7 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
         eps,
         ctx.axis,
         one_pass,
-        bool(matches),
+        None if matches is None else bool(matches),
         [],
         affine.kind,
         None,
@@ -274,7 +281,7 @@ def _torch_difference(pairs, kept, allowance: float = 0.0) -> float:
     worst = 0.0
     for x, y in pairs:
         reference = torch_layer_norm(x)[:, kept]
-        size = np.maximum(np.abs(reference).max(axis=1, keepdims=True), 1e-300)
+        size = np.maximum(np.abs(reference).max(axis=1, keepdims=True), 1e-300) * conditioning(x)[:, np.newaxis]
         with np.errstate(all="ignore"):
             relative = np.maximum(np.abs(y - reference) - allowance, 0.0) / size
         worst = max(worst, float(np.max(np.where(np.isnan(relative), np.inf, relative))))

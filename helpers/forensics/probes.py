@@ -57,18 +57,27 @@ def moved_by_edits(call: Caller, base: np.ndarray, out: np.ndarray, noise: float
     return moved(token, 1), moved(feature, 0)
 
 
+def conditioning(x: np.ndarray) -> np.ndarray:
+    """Per row, how much centring magnifies rounding: largest |x| over the standard deviation (at least 1). A
+    LayerNorm computed to a precision ε is off by about ε times this, relative to the row's output."""
+    with np.errstate(all="ignore"):
+        kappa = np.abs(x).max(axis=1) / x.std(axis=1)
+    return np.where(np.isfinite(kappa), np.maximum(kappa, 1.0), 1.0)
+
+
 def row_fits(x: np.ndarray, y: np.ndarray, keep: np.ndarray | None = None) -> tuple[float, float]:
     """Worst rows: |y − (a·(x − mean) + b)| for the best a and b, and |b| (the output's mean when every
-    feature is kept), each relative to the row's largest |y|. ``keep``: the features ``y`` holds (γ ≠ 0);
-    the mean is still the whole row's."""
+    feature is kept), each relative to the row's largest |y| and divided by the row's conditioning (so
+    that rounding counts alike on every row). ``keep``: the features ``y`` holds (γ ≠ 0); the mean is
+    still the whole row's."""
     worst, shift = 0.0, 0.0
-    for row, out in zip(x, y):
+    for row, out, kappa in zip(x, y, conditioning(x)):
         centred = row - row.mean()
         design = np.column_stack([centred if keep is None else centred[keep], np.ones(out.size)])
         fit, *_ = np.linalg.lstsq(design, out, rcond=None)
         size = max(float(np.max(np.abs(out))), 1e-300)
-        worst = max(worst, float(np.max(np.abs(design @ fit - out))) / size)
-        shift = max(shift, abs(float(fit[1])) / size)
+        worst = max(worst, float(np.max(np.abs(design @ fit - out))) / size / kappa)
+        shift = max(shift, abs(float(fit[1])) / size / kappa)
     return worst, shift
 
 
@@ -93,8 +102,12 @@ def apply_conventions(x, centres, k, placement, eps) -> np.ndarray:
         return u / np.sqrt(variance + eps)
 
 
-def relative_difference(y, expected) -> float:
+def relative_difference(y, expected, x=None) -> float:
+    """Worst row: |y − expected| relative to the row's largest |expected| (and divided by the conditioning
+    of ``x``'s row, when given)."""
     size = np.maximum(np.abs(expected).max(axis=1, keepdims=True), 1e-300)
+    if x is not None:
+        size = size * conditioning(x)[:, np.newaxis]
     with np.errstate(all="ignore"):
         worst = np.max(np.abs(y - expected) / size)
     return float(worst) if math.isfinite(worst) else math.inf
@@ -112,7 +125,7 @@ def divisor_kind(divisor: float, n: int, noise: float = 0.0) -> tuple[str, float
     return "biased", float(n), math.sqrt(divisor / n)  # output = factor · LayerNorm: k = n · factor²
 
 
-def eps_from_ladder(scales: np.ndarray, variance: np.ndarray, threshold: float = 1e-7, valid=None):
+def eps_from_ladder(scales: np.ndarray, variance: np.ndarray, threshold: float = 1e-7, valid=None, noise: float = 0.0):
     """ε and its placement from the ladder rows' scales: (placement, eps, rows used, (spread inside, spread added)).
     Only rows where ε/v is above ``threshold`` (well above the type's rounding) count, and only ``valid``
     ones (rows whose output stands well above the noise floor)."""
@@ -127,13 +140,13 @@ def eps_from_ladder(scales: np.ndarray, variance: np.ndarray, threshold: float =
     count = int(informative.sum())
     if count == 0:
         tiny = usable & (np.abs(excess) <= threshold)
-        return ("none" if tiny.any() else "unclear"), 0.0, 0, (None, None)
+        return ("none", 0.0, 0, (None, None)) if tiny.any() else ("unclear", None, 0, (None, None))
     spreads = tuple(spread(values) for values in (inside, added))
     if count == 1:
-        return "unclear", float(inside[0]), 1, spreads
+        return "unclear", None, 1, spreads
     best = int(np.argmin(spreads))
-    if spreads[best] > SPREAD_LIMIT:
-        return "unclear", float(np.median(inside)), count, spreads
+    if spreads[best] > max(SPREAD_LIMIT, 8 * noise):  # bfloat16's ε estimates scatter by a few of its roundings
+        return "unclear", None, count, spreads
     return ("inside sqrt", "added to std")[best], float(np.median((inside, added)[best])), count, spreads
 
 

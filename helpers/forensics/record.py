@@ -71,7 +71,7 @@ class Fingerprint:
     eps: float | None  # 0.0 when none; None when it cannot be told
     axis: str | None  # "rows", "columns" or "neither"
     one_pass: bool | None
-    matches_torch: bool
+    matches_torch: bool | None  # None: cannot tell (a convention it depends on could not be measured)
     differences: list
     gamma: str = "none"  # "per feature", "scalar" or "none"
     problem: str | None = None  # why fn could not be fingerprinted (an exception, NaN, wrong shape, time)

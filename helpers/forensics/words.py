@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from helpers.core.layernorm import DEFAULT_EPS
+from helpers.forensics.sizes import size_words
 
 TORCH_EPS = DEFAULT_EPS  # torch.nn.functional.layer_norm's default
 
@@ -85,7 +86,9 @@ def differences_from_torch(print_) -> list[str]:
             if bounds
             else ""
         )
-        row, gave = ("a row of equal values", measured.constant_row) if centres else ("a row of zeros", measured.zero_row)
+        row, gave = (
+            ("a row of equal values", measured.constant_row) if centres else ("a row of zeros", measured.zero_row)
+        )
         zero = f", and {row} divides 0 by 0" if gave == "NaN or infinity" else ""
         found.append(f"No ε shows{under}{zero}; PyTorch adds ε = 1e-05 inside the root.")
     elif placement == "unclear":
@@ -126,10 +129,10 @@ def differences_from_torch(print_) -> list[str]:
     if gamma_kind == "scalar":
         found.append("It has one γ shared by every feature; PyTorch's LayerNorm learns one γ per feature.")
     found.extend(_affine_sentences(measured, affine_undone))
-    if not found and not matches:
+    if not found and matches is False:
         found.append(
             "It departs from PyTorch's output in a way none of these conventions explains"
-            + (f" (largest relative difference {difference:.1g})." if difference is not None else ".")
+            + (f" (it differs by up to {size_words(difference)})." if difference is not None else ".")
         )
     return found
 
