@@ -133,3 +133,16 @@ def test_no_record_imports_display_or_the_package_that_imports_it(module):
     imported = _imports(FORENSICS / f"{module}.py")
     assert "helpers.forensics.display" not in imported
     assert "helpers.forensics" not in imported  # the package's __init__ imports display
+
+
+def test_the_gallerys_verdict_columns_come_first(records):
+    """At 1024 px the gallery's box scrolls sideways (issue 33): the columns that matter are right after the name,
+    in the text and in the HTML, so they are never the ones out of sight."""
+    from helpers.forensics import display
+
+    header = display.gallery_view(records["gallery"]).header
+    assert header[:3] == ("implementation", "= PyTorch?", "departs from PyTorch in")
+    page = records["gallery"]._repr_html_()
+    assert page.index("= PyTorch?") < page.index("mean?") < page.index("on x + 100, float32")
+    first_row = str(records["gallery"]).splitlines()[2]
+    assert first_row.split()[2:5] == ["✓", "yes", "nothing"]  # PyTorch nn.LayerNorm: its verdict in sight

@@ -260,3 +260,19 @@ def test_a_fingerprint_stays_fast():
             fingerprint(fn)
             times.append(time.perf_counter() - start)
         assert statistics.median(times) < 1.0
+
+
+@pytest.mark.parametrize("platform, forks", [("linux", True), ("darwin", False), ("emscripten", False)])
+def test_fork_is_used_only_where_it_is_safe(platform, forks, monkeypatch):
+    """macOS: a fork that does not exec a new program, made while other threads run, can hang or crash."""
+    import importlib
+    import sys
+
+    import helpers.forensics.isolate as isolate
+
+    try:
+        monkeypatch.setattr(sys, "platform", platform)
+        assert importlib.reload(isolate).AVAILABLE is forks
+    finally:
+        monkeypatch.undo()
+        importlib.reload(isolate)
