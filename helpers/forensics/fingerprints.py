@@ -238,10 +238,13 @@ def _choose(ctx: Context) -> Fingerprint:
 def _tried(found: Fingerprint, tried: tuple, known: bool = True) -> Fingerprint:
     """``found`` with the precisions tried; when no precision fits its residuals, a failed offset probe
     cannot say whether the one-pass formula or statistics in a lower precision lost the digits."""
-    one_pass = found.one_pass if known or not found.one_pass else None
-    return replace(
-        found, one_pass=one_pass, measured=replace(found.measured, precisions_tried=tried, precision_known=known)
-    )
+    measured = replace(found.measured, precisions_tried=tried, precision_known=known)
+    if known or not found.one_pass:
+        return replace(found, measured=measured)
+    found = replace(found, one_pass=None, measured=measured)
+    if found.matches_torch is False and departures(found) == "nothing":  # it departed only by "one pass"
+        found = replace(found, matches_torch=None)
+    return found
 
 
 def _from_residuals(ctx: Context, found: Fingerprint, tried: tuple) -> Fingerprint:

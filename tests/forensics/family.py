@@ -138,8 +138,10 @@ def build(spec: Spec):
         calls[0] += 1
         z = _numpy_norm(x.T.copy() if spec.axis == "columns" else x, spec, cache)
         dt = z.dtype
-        if spec.gamma != "none" or spec.beta != "none":
-            z = z * gamma.astype(dt) + beta.astype(dt)
+        if spec.gamma != "none":
+            z = z * gamma.astype(dt)
+        if spec.beta != "none":  # β the same on every feature is a number (so it fits a column-wise one too)
+            z = z + (dt.type(0.5) if spec.beta == "constant" else beta.astype(dt))
         z = z * dt.type(spec.scale) + dt.type(spec.shift)
         if spec.axis == "columns":
             z = z.T
