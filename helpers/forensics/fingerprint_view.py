@@ -282,7 +282,6 @@ def fingerprint_rows(f) -> list[tuple[str, str, str]]:
     if f.not_layer_norm_because == "between":
         rows.append(("precision", "cannot tell", f"residual probe: precisions tried: {', '.join(m.precisions_tried)}"))
         return rows
-    rows.append(_precision_row(m))
     if f.is_layer_norm is False:
         tried = ", ".join(m.precisions_tried) or m.computes_in
         rows.append(
@@ -293,7 +292,7 @@ def fingerprint_rows(f) -> list[tuple[str, str, str]]:
             )
         )
         return rows
-    return rows + _affine_rows(f) + _convention_rows(f)
+    return rows + [_precision_row(m)] + _affine_rows(f) + _convention_rows(f)
 
 
 def _notes(f) -> list[str]:

@@ -35,11 +35,15 @@ def size_words(value, noise: float = NOISE, whole: str = "the row's size") -> st
     if value < noise:
         under = _PARTS.get(noise, f"{noise:g}")
         return f"nothing beyond rounding (under {under} of {whole})"
+    if 0.95 <= value < 1.05:
+        return f"about as much as {whole}"
     if value >= 1:
         for unit, word in _LARGE:
             if value >= unit:
                 return f"about {value / unit:.2g} {word} times {whole}"
-        return f"about {value:,.0f} times {whole}" if value >= 10 else f"about {value:.2g} times {whole}"
+        return (
+            f"about {float(f'{value:.2g}'):,.0f} times {whole}" if value >= 10 else f"about {value:.2g} times {whole}"
+        )
     if value >= 0.01:
         return f"{value:.2g} of {whole}"
     for unit, word in _SMALL:
