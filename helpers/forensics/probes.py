@@ -70,15 +70,17 @@ def row_fits(x: np.ndarray, y: np.ndarray, keep: np.ndarray | None = None) -> tu
     feature is kept), each relative to the row's largest |y| and divided by the row's conditioning (so
     that rounding counts alike on every row). ``keep``: the features ``y`` holds (γ ≠ 0); the mean is
     still the whole row's."""
-    worst, shift = 0.0, 0.0
-    for row, out, kappa in zip(x, y, conditioning(x)):
-        centred = row - row.mean()
-        design = np.column_stack([centred if keep is None else centred[keep], np.ones(out.size)])
-        fit, *_ = np.linalg.lstsq(design, out, rcond=None)
-        size = max(float(np.max(np.abs(out))), 1e-300)
-        worst = max(worst, float(np.max(np.abs(design @ fit - out))) / size / kappa)
-        shift = max(shift, abs(float(fit[1])) / size / kappa)
-    return worst, shift
+    centred = x - x.mean(axis=1, keepdims=True)
+    c = centred if keep is None else centred[:, keep]
+    c_mean, y_mean = c.mean(axis=1, keepdims=True), y.mean(axis=1, keepdims=True)
+    with np.errstate(all="ignore"):  # the least-squares line through each row, in closed form
+        spread = ((c - c_mean) ** 2).sum(axis=1, keepdims=True)
+        a = np.where(spread > 0, ((c - c_mean) * (y - y_mean)).sum(axis=1, keepdims=True) / spread, 0.0)
+        b = y_mean - a * c_mean
+        size = np.maximum(np.abs(y).max(axis=1), 1e-300) * conditioning(x)
+        worst = np.abs(a * c + b - y).max(axis=1) / size
+        shift = np.abs(b[:, 0]) / size
+    return float(np.max(worst)), float(np.max(shift))
 
 
 def shape_misfit(x: np.ndarray, y: np.ndarray, keep: np.ndarray | None = None) -> float:

@@ -276,3 +276,65 @@ def test_fork_is_used_only_where_it_is_safe(platform, forks, monkeypatch):
     finally:
         monkeypatch.undo()
         importlib.reload(isolate)
+
+
+def _t5_statistics(x):  # T5LayerNorm's pattern on a LayerNorm: statistics in float32, float64 output
+    t = torch.as_tensor(x)
+    h = t.to(torch.float32)
+    mean = h.mean(-1, keepdim=True)
+    variance = ((h - mean) ** 2).mean(-1, keepdim=True)
+    return (t - mean.double()) * torch.rsqrt(variance + 1e-6).double()
+
+
+def _bfloat16_as_float32(x):
+    t = torch.as_tensor(x).float()
+    return F.layer_norm(t.bfloat16(), t.shape[-1:]).float()
+
+
+def _beta_in_a_closure(x):
+    t = torch.as_tensor(x)
+    return F.layer_norm(t, t.shape[-1:], bias=torch.full(t.shape[-1:], 0.5, dtype=t.dtype))
+
+
+def _one_gamma_zero():
+    module = torch.nn.LayerNorm(4)
+    with torch.no_grad():
+        module.weight[1] = 0.0
+    return module
+
+
+def _with_noise():
+    rng = np.random.default_rng(0)
+    return lambda x: F.layer_norm(torch.as_tensor(x), x.shape[-1:]).numpy() + 1e-9 * rng.standard_normal(x.shape)
+
+
+def _caching():
+    cache = {}
+
+    def fn(x):
+        if x.shape not in cache:
+            cache[x.shape] = (x.mean(-1, keepdims=True), x.var(-1, keepdims=True))
+        mean, variance = cache[x.shape]
+        return (x - mean) / np.sqrt(variance + 1e-5)
+
+    return fn
+
+
+def test_the_issues_six_false_verdicts_in_torch():
+    """Issue 30's six: each is a LayerNorm told as one, in the precision it computes in, or "cannot tell"."""
+    t5 = fingerprint(_t5_statistics)
+    assert t5.is_layer_norm and t5.measured.computes_in == "float32" and t5.eps == pytest.approx(1e-6, rel=1e-3)
+    assert t5.eps_placement == "inside sqrt" and t5.one_pass is False and "residual probe" in words(t5)
+    bf16 = fingerprint(_bfloat16_as_float32)
+    assert bf16.is_layer_norm and bf16.measured.computes_in == "bfloat16" and bf16.matches_torch is not False
+    closure = fingerprint(_beta_in_a_closure)
+    assert closure.is_layer_norm and closure.matches_torch and closure.measured.shift == pytest.approx(0.5)
+    assert "plus 0.5 on every feature" in words(closure)
+    zero = fingerprint(_one_gamma_zero())
+    assert zero.is_layer_norm and zero.matches_torch and zero.measured.zero_gamma_columns == (2,)
+    noisy = fingerprint(_with_noise())
+    assert noisy.axis == "rows" and noisy.is_layer_norm and noisy.measured.noise_floor > 0
+    assert "moved the output of other tokens" not in words(noisy)
+    cached = fingerprint(_caching())
+    assert cached.is_layer_norm is None and cached.not_layer_norm_because == "state"
+    assert departures(cached) == "cannot tell" and "Differences from PyTorch's LayerNorm: none." not in words(cached)
