@@ -72,6 +72,10 @@ def forensics_table(title: str, header, rows, notes, flagged=(), heading: bool =
     )
 
 
+def _match_word(f) -> str:
+    return "cannot tell" if f.matches_torch is None else _yes(f.matches_torch)
+
+
 def _yes(flag) -> str:
     return "—" if flag is None else "yes" if flag else "no"
 
@@ -250,10 +254,17 @@ def _convention_rows(f) -> list:
         )
     )
     tolerance = "" if m.match_tolerance <= 1e-9 else f"; below {m.match_tolerance:.1g} counts as equal"
+    if not m.scale_known:  # only k·ε is known: PyTorch's is 1e-5 · n
+        product = dict(m.eps_readings).get("÷ n")
+        evidence = "wide-row and ε-ladder probes: with γ's size unknown only k·ε is known" + (
+            f": {m.features * product:.3g}, PyTorch's is {1e-5 * m.features:.3g}" if product is not None else ""
+        )
+        rows.append(("matches F.layer_norm (ε = 1e-5)", _match_word(f), evidence))
+        return rows
     rows.append(
         (
             "matches F.layer_norm (ε = 1e-5)",
-            "cannot tell" if f.matches_torch is None else _yes(f.matches_torch),
+            _match_word(f),
             f"every probe above, γ and β taken away, against F.layer_norm: it differs by {size_words(m.torch_difference, noise)}{tolerance}",
         )
     )

@@ -209,7 +209,11 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
         )
         established = variance == "biased" and placement == "inside sqrt" and eps is not None
         matches = False if departs else (difference <= tolerance) if established else None
-    else:  # γ·LayerNorm with an unknown size of γ: PyTorch's ÷ n and ε = 1e-5 only in the product k·ε
+    hidden = variance == "cannot tell" or abs(factor) != 1.0  # a constant factor: ÷ n and ÷ (n − 1) read alike
+    readings = eps_readings(eps, divisor if variance == "cannot tell" else n, placement, n) if hidden else ()
+    if (
+        not affine.scale_known
+    ):  # γ·LayerNorm with an unknown size of γ: PyTorch's ÷ n and ε = 1e-5 only in the product k·ε
         if ctx.axis != "rows" or not centres or placement in ("added to std", "none") or one_pass:
             matches = False
         elif placement != "inside sqrt" or eps is None or prediction is None:
@@ -217,9 +221,7 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
         else:
             matches = math.isclose(eps * k, TORCH_EPS * n, rel_tol=max(1e-3, 10 * noise)) and prediction <= tolerance
         eps = None
-    readings = ()
-    if variance == "cannot tell" or abs(factor) != 1.0:  # a constant factor: ÷ n and ÷ (n − 1) read alike
-        readings = eps_readings(eps, divisor if variance == "cannot tell" else n, placement, n)
+    if hidden:
         variance, eps, machine = "cannot tell", None, False
     equal_row, zero_row = constant_rows(along, n)
     measured = Measurements(
