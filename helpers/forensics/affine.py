@@ -37,6 +37,7 @@ class Affine:
     scale_known: bool = True  # γ's overall size is known
     parameters_ignored: bool = False  # it has γ or β attributes its output does not follow
     constant_output: bool = False  # every feature's γ is 0: the output does not depend on the input
+    beta_error: float = 0.0  # how far off the β taken away may be (the rounding of y(r) and y(−r))
 
     @property
     def keep(self) -> np.ndarray | None:
@@ -94,7 +95,11 @@ def measure(along_raw, fn, n: int, noise: float) -> Affine:
     tolerance = max(1e-9, 4 * noise)  # r and −r give β exactly, but for the rounding of y
     scale = max(size, float(np.max(np.abs(y))), 1e-300)
     beta = np.where(np.abs(beta) <= tolerance * scale, 0.0, beta)
-    found = dict(measured_gamma=tuple(float(v) for v in slope), measured_beta=tuple(float(v) for v in beta))
+    found = dict(
+        measured_gamma=tuple(float(v) for v in slope),
+        measured_beta=tuple(float(v) for v in beta),
+        beta_error=0.0 if np.all(beta == 0) else 4 * noise * scale,
+    )
     if size == 0:
         return Affine(constant_output=True, **found)
     zero = np.abs(slope) <= max(1e-9, 4 * noise) * size  # a γ of 0 gives β exactly

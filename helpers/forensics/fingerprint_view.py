@@ -17,7 +17,7 @@ from helpers.display.formatting import FLAG_STYLE
 from helpers.display.model import Cell, Row, Table, render_html, render_text
 from helpers.forensics.precision import tolerance_of
 from helpers.forensics.probes import WIDE
-from helpers.forensics.sizes import NOISE, size_words
+from helpers.forensics.sizes import NOISE, factor_text, size_words
 from helpers.forensics.table import KNOWN_EPS
 
 HEADER = ("convention", "found", "evidence (probe)")
@@ -218,8 +218,8 @@ def _convention_rows(f) -> list:
         rows.append(
             (
                 "constant factor",
-                f"× {f.factor:.4g}",
-                f"wide-row probe: k is neither n nor n − 1: its output is {f.factor:.4g} times a LayerNorm's (÷ n)",
+                f"× {factor_text(f.factor)}",
+                f"wide-row probe: k is neither n nor n − 1: its output is {factor_text(f.factor)} times a LayerNorm's (÷ n)",
             )
         )
     if f.eps_placement in ("inside sqrt", "added to std"):

@@ -149,7 +149,7 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
     uu = np.einsum("ij,ij->i", u_full, u_full)
     with np.errstate(all="ignore"):
         scales = np.einsum("ij,ij->i", y, u) / np.einsum("ij,ij->i", u, u)  # output = u × scale
-    divisor = float(uu[2] * scales[2] ** 2)
+    divisor = _divisor(uu[2], uu[3], scales[2], scales[3], n)
     sign = 1.0
     if affine.scale_known:
         variance, k, factor = divisor_kind(divisor, n, noise)
@@ -164,6 +164,7 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
     # (and so does one whose output is lost in the rounding of a β added to it: 0.5 + 1e-12)
     beta_size = max((abs(b) for b in affine.measured_beta), default=0.0)
     allowance = SLACK * ctx.floor * float(np.max(np.abs(y_base))) + 4 * roundoff(precision) * beta_size
+    allowance += affine.beta_error
     valid = np.max(np.abs(y[4:]), axis=1) >= 1e4 * max(allowance, 1e-300)
     placement, eps, informative, spreads = (
         eps_from_ladder(scales[4:], ladder_variance, max(1e-7, 1e4 * noise), valid, noise)
@@ -261,6 +262,23 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
         machine,
     )
     return print_
+
+
+def _divisor(uu_wide, uu_middle, s_wide, s_middle, n) -> float:
+    """k from the two wide rows, with ε taken out: 1/s² − the other's is the variances' difference if ε is inside
+    the root, 1/s the standard deviations' if it is added to the std. The reading nearer n or n − 1 is kept
+    (ε = 0.1 added to the std moved the one-row k by 4e-6 at n = 2)."""
+    with np.errstate(all="ignore"):
+        inside = (uu_wide - uu_middle) / (1 / s_wide**2 - 1 / s_middle**2)
+        added = ((math.sqrt(uu_wide) - math.sqrt(uu_middle)) / (1 / abs(s_wide) - 1 / abs(s_middle))) ** 2
+    readings = [float(k) for k in (inside, added) if math.isfinite(k) and k > 0]
+    if not readings:
+        return float(uu_wide * s_wide**2)
+
+    def miss(k):
+        return min(abs(k - n) / n, abs(k - (n - 1)) / max(n - 1, 1))
+
+    return min(readings, key=miss)
 
 
 def eps_readings(eps, k_seen, placement, n) -> tuple:

@@ -120,7 +120,7 @@ def divisor_kind(divisor: float, n: int, noise: float = 0.0) -> tuple[str, float
     constant factor: a k that is neither is read as ÷ n with the output multiplied by √(k/n)."""
     if not math.isfinite(divisor) or divisor <= 0:
         return "unclear", float(n), 1.0
-    tolerance = max(1e-3, 8 * noise)
+    tolerance = max(1e-6, 64 * noise)  # the wide row leaves ε below 1e-8 of k; rounding, 64 of the type's ε
     for label, k in (("biased", n), ("unbiased", n - 1)):
         if abs(divisor - k) <= tolerance * k:
             return label, float(k), 1.0

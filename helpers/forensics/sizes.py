@@ -51,3 +51,9 @@ def size_words(value, noise: float = NOISE, whole: str = "the row's size") -> st
             amount = f"{float(f'{value / unit:.2g}'):g}"  # 2 significant digits, never 5e+02
             return f"{amount} {word}{'' if amount == '1' else 's'} of {whole}"
     return f"{value:.2g} of {whole}"
+
+
+def factor_text(factor: float) -> str:
+    """A constant factor with the digits that show how far it is from 1: 2, −1, 1.000002."""
+    digits = 4 if abs(abs(factor) - 1) >= 1e-3 else 8
+    return f"{factor:.{digits}g}".replace("-", "−")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from helpers.core.layernorm import DEFAULT_EPS
-from helpers.forensics.sizes import size_words
+from helpers.forensics.sizes import factor_text, size_words
 
 TORCH_EPS = DEFAULT_EPS  # torch.nn.functional.layer_norm's default
 
@@ -111,7 +111,8 @@ def differences_from_torch(print_) -> list[str]:
         found.append("Its output is −1 times a LayerNorm's: every sign flipped (a constant, not a parameter).")
     elif factor != 1.0:
         found.append(
-            f"Its output is {factor:.4g} times a LayerNorm's with ÷ n (or {factor * math.sqrt(n / (n - 1)):.4g} "
+            f"Its output is {factor_text(factor)} times a LayerNorm's with ÷ n (or "
+            f"{factor_text(factor * math.sqrt(n / (n - 1)))} "
             "times one with ÷ (n − 1)): a constant factor that is not a parameter (a scale, like the same γ on "
             "every feature)."
         )
