@@ -222,6 +222,8 @@ def _convention_rows(f) -> list:
                 f"wide-row probe: k is neither n nor n − 1: its output is {factor_text(f.factor)} times a LayerNorm's (÷ n)",
             )
         )
+    if m.spread_noise > 0:  # a β taken away, or noise, leaves its own rounding on the tiny rows
+        noise = max(noise, 10.0 ** math.ceil(math.log10(m.spread_noise)))
     if f.eps_placement in ("inside sqrt", "added to std"):
         evidence = (
             f"ε-ladder probe: on {m.eps_rows} rows of tiny variance v, 1/s² − v varies by "

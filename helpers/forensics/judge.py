@@ -165,7 +165,10 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
     beta_size = max((abs(b) for b in affine.measured_beta), default=0.0)
     allowance = SLACK * ctx.floor * float(np.max(np.abs(y_base))) + 4 * roundoff(precision) * beta_size
     allowance += affine.beta_error
-    valid = np.max(np.abs(y[4:]), axis=1) >= 1e4 * max(allowance, 1e-300)
+    row_sizes = np.max(np.abs(y[4:]), axis=1)
+    valid = row_sizes >= 1e4 * max(allowance, 1e-300)
+    # the spreads' own noise: the allowance against the smallest row used (shown as "nothing beyond rounding")
+    spread_noise = 4 * allowance / float(np.min(row_sizes[valid])) if allowance > 0 and valid.any() else 0.0
     placement, eps, informative, spreads = (
         eps_from_ladder(scales[4:], ladder_variance, max(1e-7, 1e4 * noise), valid, noise)
         if variance != "unclear"
@@ -242,6 +245,7 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
         eps_tolerance=max(1e-3, 10 * noise),
         eps_readings=readings,
         eps_bounds=bounds,
+        spread_noise=spread_noise,
     )
     print_ = Fingerprint(
         ctx.name,

@@ -56,7 +56,8 @@ class Measurements:
     precisions_tried: tuple = ()
     precision_known: bool = True  # its residuals fit the precision shown (not hidden by noise, not unclear)
     eps_readings: tuple = ()
-    eps_bounds: tuple = ()  # no ε shows: it is under these (inside the root, added to the std)  # (divisor words, ε) when the output's overall size hides the divisor  # every precision it was judged in, finest first
+    eps_bounds: tuple = ()
+    spread_noise: float = 0.0  # below this the ε-ladder's spreads are the noise of a β or of its output  # no ε shows: it is under these (inside the root, added to the std)  # (divisor words, ε) when the output's overall size hides the divisor  # every precision it was judged in, finest first
 
 
 @dataclass(frozen=True, repr=False)
