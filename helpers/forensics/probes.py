@@ -116,14 +116,17 @@ def relative_difference(y, expected, x=None) -> float:
 
 
 def divisor_kind(divisor: float, n: int, noise: float = 0.0) -> tuple[str, float, float]:
-    """ "biased" when the measured k is n, "unbiased" when it is n − 1 (to 0.1 %), else "unclear"; and a
-    constant factor: a k that is neither is read as ÷ n with the output multiplied by √(k/n)."""
+    """ "biased" when the measured k is n, "unbiased" when it is n − 1 (to 16 of the type's roundings, at
+    least 1e-6), "cannot tell" (k as measured) when both fit; else "biased" with a constant factor: a k that
+    is neither is read as ÷ n with the output multiplied by √(k/n)."""
     if not math.isfinite(divisor) or divisor <= 0:
         return "unclear", float(n), 1.0
-    tolerance = max(1e-6, 64 * noise)  # the wide row leaves ε below 1e-8 of k; rounding, 64 of the type's ε
-    for label, k in (("biased", n), ("unbiased", n - 1)):
-        if abs(divisor - k) <= tolerance * k:
-            return label, float(k), 1.0
+    tolerance = max(1e-6, 16 * noise)  # the wide rows leave ε below 1e-8 of k
+    fits = [(label, k) for label, k in (("biased", n), ("unbiased", n - 1)) if abs(divisor - k) <= tolerance * k]
+    if len(fits) == 2:  # n and n − 1 closer than the precision can tell (bfloat16 at n = 768)
+        return "cannot tell", divisor, 1.0
+    if fits:
+        return fits[0][0], float(fits[0][1]), 1.0
     return "biased", float(n), math.sqrt(divisor / n)  # output = factor · LayerNorm: k = n · factor²
 
 

@@ -72,9 +72,14 @@ def differences_from_torch(print_) -> list[str]:
         found.append("Its variance is not the sum of squares divided by n or by n − 1.")
     elif variance == "cannot tell":
         readings = " and ".join(f"{eps:.3g} with {words}" for words, eps in measured.eps_readings)
+        why = (
+            "its output's overall size (a constant factor, or the size of a γ it does not show) changes the "
+            "output just as the divisor does"
+            if factor != 1.0 or not measured.scale_known
+            else f"at {measured.computes_in}'s precision n and n − 1 are too close to tell apart"
+        )
         found.append(
-            "Cannot tell whether it divides the variance by n or by n − 1: its output's overall size (a "
-            "constant factor, or the size of a γ it does not show) changes the output just as the divisor does"
+            f"Cannot tell whether it divides the variance by n or by n − 1: {why}"
             + (f"; its ε would be {readings}." if readings and placement != "none" else ".")
         )
     if placement == "added to std":
