@@ -222,12 +222,13 @@ def _convention_rows(f) -> list:
                 f"wide-row probe: k is neither n nor n − 1: its output is {factor_text(f.factor)} times a LayerNorm's (÷ n)",
             )
         )
-    if m.spread_noise > 0:  # a β taken away, or noise, leaves its own rounding on the tiny rows
-        noise = max(noise, 10.0 ** math.ceil(math.log10(m.spread_noise)))
+    spread_noise = noise  # a β taken away, or noise, leaves its own rounding on the tiny rows
+    if m.spread_noise > 0:
+        spread_noise = max(noise, 10.0 ** math.ceil(math.log10(m.spread_noise)))
     if f.eps_placement in ("inside sqrt", "added to std"):
         evidence = (
             f"ε-ladder probe: on {m.eps_rows} rows of tiny variance v, 1/s² − v varies by "
-            f"{size_words(m.spread_inside, noise, 'its middle value')} and 1/s − √v by {size_words(m.spread_added, noise, 'its middle value')}"
+            f"{size_words(m.spread_inside, spread_noise, 'its middle value')} and 1/s − √v by {size_words(m.spread_added, spread_noise, 'its middle value')}"
         )
     elif f.eps_placement == "none":
         evidence = f"ε-ladder probe: rows of variance v down to {m.smallest_variance:.0e} come out scaled by 1/√v" + (
