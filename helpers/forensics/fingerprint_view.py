@@ -16,7 +16,7 @@ from helpers.display import format_number
 from helpers.display.formatting import FLAG_STYLE
 from helpers.display.model import Cell, Row, Table, render_html, render_text
 from helpers.forensics.precision import tolerance_of
-from helpers.forensics.probes import WIDE
+from helpers.forensics.probes import WIDE, base_rows
 from helpers.forensics.sizes import NOISE, factor_text, size_words
 from helpers.forensics.table import KNOWN_EPS
 
@@ -86,7 +86,7 @@ def _listing(numbers) -> str:
 
 def _behaviour_rows(f) -> list:
     m = f.measured
-    matrix = f"the same {m.features + 3} × {m.features} matrix"
+    matrix = f"the same {base_rows(m.features)} × {m.features} matrix"
     if m.noise_floor == 0:
         rows = [("deterministic", "yes", f"determinism probe: {matrix} twice gave identical outputs")]
     else:

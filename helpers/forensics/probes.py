@@ -37,9 +37,15 @@ def alternating(n: int) -> np.ndarray:
     return row
 
 
+def base_rows(n: int) -> int:
+    """How many tokens the ordinary matrix has: n + 3, at most 16 (never n), so that rows and columns differ
+    and a 768-feature fingerprint calls on 16 tokens, not 771."""
+    return n + 3 if n + 3 <= 16 else 17 if n == 16 else 16
+
+
 def base_matrix(n: int) -> np.ndarray:
-    """An ordinary (n + 3) × n matrix of 3-place numbers between −2 and 2: rows and columns differ."""
-    return np.round(np.random.default_rng(13).uniform(-2, 2, size=(n + 3, n)), 3)
+    """An ordinary base_rows(n) × n matrix of 3-place numbers between −2 and 2: rows and columns differ."""
+    return np.round(np.random.default_rng(13).uniform(-2, 2, size=(base_rows(n), n)), 3)
 
 
 def moved_by_edits(call: Caller, base: np.ndarray, out: np.ndarray, noise: float = 0.0) -> tuple[tuple, tuple]:
