@@ -23,6 +23,8 @@ import numpy as np
 
 from helpers.forensics.call import BETA_NAMES, GAMMA_NAMES, parameter
 
+KEEP = 0.1  # features whose |γ| is under this share of the largest are left out of the checks
+
 
 @dataclass(frozen=True)
 class Affine:
@@ -41,8 +43,20 @@ class Affine:
 
     @property
     def keep(self) -> np.ndarray | None:
-        """The features whose output carries the LayerNorm (γ ≠ 0); None: all of them."""
-        return None if self.gamma is None else self.gamma != 0
+        """The features whose output carries the LayerNorm well enough to judge it: γ ≠ 0, and at least a tenth
+        of the largest |γ| (dividing by a tiny γ would magnify the output's rounding); None: all of them."""
+        if self.gamma is None:
+            return None
+        size = np.abs(self.gamma)
+        return size >= KEEP * size.max()
+
+    @property
+    def magnified(self) -> float:
+        """How much dividing γ out magnifies rounding, at most: 1 / the smallest |γ| kept (in output units)."""
+        if self.gamma is None:
+            return 1.0
+        kept = np.abs(self.gamma[self.keep])
+        return float(1.0 / kept.min()) if kept.size and kept.min() > 0 else 1.0
 
     @property
     def zero_columns(self) -> tuple:

@@ -82,6 +82,9 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
 
     affine = affine_probe.measure(raw, ctx.fn, n, noise)
     keep = affine.keep
+    if affine.gamma is not None:  # rounding in the output, divided by γ: up to KEEP⁻¹ times larger
+        kept_gamma = np.abs(affine.gamma[keep])
+        noise = noise * float(kept_gamma.max() / kept_gamma.min())
     kept = slice(None) if keep is None else keep
 
     def along(x, dtype=None):  # fn seen row by row, γ and β divided out, only the features with γ ≠ 0
@@ -165,6 +168,7 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
     beta_size = max((abs(b) for b in affine.measured_beta), default=0.0)
     allowance = SLACK * ctx.floor * float(np.max(np.abs(y_base))) + 4 * roundoff(precision) * beta_size
     allowance += affine.beta_error
+    allowance *= affine.magnified  # in the units of the LayerNorm, once γ is divided out
     row_sizes = np.max(np.abs(y[4:]), axis=1)
     valid = row_sizes >= 1e4 * max(allowance, 1e-300)
     # the spreads' own noise: the allowance against the smallest row used (shown as "nothing beyond rounding")

@@ -338,3 +338,21 @@ def test_the_issues_six_false_verdicts_in_torch():
     cached = fingerprint(_caching())
     assert cached.is_layer_norm is None and cached.not_layer_norm_because == "state"
     assert departures(cached) == "cannot tell" and "Differences from PyTorch's LayerNorm: none." not in words(cached)
+
+
+@pytest.mark.parametrize("features", [3, 64, 768])
+@pytest.mark.parametrize("eps", [1e-5, 1e-12])
+def test_a_trained_layer_norm_of_any_width_is_told(features, eps):
+    """Random γ (some near 0) and β: dividing out a tiny γ magnifies rounding; the tiny-variance rows vanish
+    in β's rounding. Neither may turn into a wrong ε or a wrong "= PyTorch"."""
+    generator = torch.Generator().manual_seed(features)
+    module = torch.nn.LayerNorm(features, eps=eps)
+    with torch.no_grad():
+        module.weight.copy_(torch.randn(features, generator=generator))
+        module.bias.copy_(torch.randn(features, generator=generator))
+    found = fingerprint(module)
+    assert (found.centres, found.variance, found.eps_placement, found.axis) == (True, "biased", "inside sqrt", "rows")
+    assert found.eps == pytest.approx(eps, rel=1e-3) and found.matches_torch is (eps == 1e-5)
+    in_float32 = fingerprint(lambda x: module(torch.as_tensor(x).float()), features=features)
+    assert in_float32.is_layer_norm and in_float32.measured.computes_in == "float32"
+    assert in_float32.matches_torch in ((True, None) if eps == 1e-5 else (False, None))
