@@ -82,9 +82,9 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
 
     affine = affine_probe.measure(raw, ctx.fn, n, noise)
     keep = affine.keep
-    if affine.gamma is not None:  # rounding in the output, divided by γ: up to KEEP⁻¹ times larger
-        kept_gamma = np.abs(affine.gamma[keep])
-        noise = noise * float(kept_gamma.max() / kept_gamma.min())
+    if affine.gamma is not None and affine.beta is not None:  # y = γ·z + β rounds to |γ·z| + |β|: /γ, β/γ more
+        kept_gamma, kept_beta = np.abs(affine.gamma[keep]), np.abs(affine.beta[keep])
+        noise = noise * float(np.max(1 + kept_beta / kept_gamma))
     kept = slice(None) if keep is None else keep
 
     def along(x, dtype=None):  # fn seen row by row, γ and β divided out, only the features with γ ≠ 0
@@ -138,7 +138,7 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
             raise CallProblem(f"It returned NaN or infinity for {label}, {_values(probes[row])}.")
     size = max(float(np.max(np.abs(y[0]))), 1e-300)
     centring_change = float(np.max(np.abs(y[1] - y[0])))
-    centres = bool(centring_change <= max(1e-6, 5 * many * noise) * max(1.0, size))
+    centres = bool(centring_change <= max(1e-6, (20 if strict else 40) * noise) * max(1.0, size))
     _, shift = row_fits(base, y_base, keep) if centres else (None, None)
     scale_change = float(np.max(np.abs(y[2] - y[3])) / max(float(np.max(np.abs(y[3]))), 1e-300))
     common.update(shape_misfit=misfit, row_shift=shift, scale_change=scale_change, centring_change=centring_change)
