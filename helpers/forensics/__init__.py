@@ -1,10 +1,13 @@
 """Is this LayerNorm? (notebook 13): fingerprint a function or a printed table by probing it.
 
-``fingerprints`` runs the probes and puts one Fingerprint together; ``probes`` (the arithmetic), ``precision``
-(each type's rounding) and ``words`` (the verdicts' sentences) are below it; ``call`` calls the function
-with a time limit and ``isolate`` runs the whole fingerprint in a child process; ``table`` explains a
-printed table; ``gallery`` and ``orientations`` are the notebook's cases; ``display`` shows all of them
-as text and HTML on ``helpers.display``'s one table model, registered as their views.
+``fingerprints`` runs the probes and puts one Fingerprint (``record``) together: first ``behaviour``
+(deterministic? keeps state?), the edit probe for the axis and ``affine`` (γ and β from r and −r), then
+``judge`` in each precision worth trying; ``probes`` (the arithmetic), ``precision`` (each type's
+rounding) and ``words`` (the verdicts' sentences) are below them; ``call`` calls the function with a
+time limit and ``isolate`` runs the whole fingerprint in a child process where fork is safe; ``table``
+explains a printed table; ``gallery`` and ``orientations`` are the notebook's cases; ``fingerprint_view``
+and ``display`` show all of them as text and HTML on ``helpers.display``'s one table model (``sizes``
+says relative sizes in words), registered as their views.
 """
 
 from helpers.forensics.fingerprints import Fingerprint, Measurements, departures, fingerprint, torch_layer_norm

@@ -18,12 +18,22 @@ tokens, columns are features) on a few matrices and measures, never reading its 
   the row itself for RMSNorm) that averages to 0, unchanged when the row is made 1000 times wider,
   and the conventions found must reproduce it; softmax, min–max scaling or clipping are not.
 
-Every probe is sized to the type ``fn`` really computes in (float64, or float32 when its output is
-float32 or it rounds its input, or float16/bfloat16): the wide row stays inside the type's range,
-the probes' values are rounded to it first, and each check is judged to that type's precision (ε
-only from rows where ε/σ² is well above its rounding). A torch module is also probed in its own
-type (float16, bfloat16). With fork available the whole fingerprint runs in a child process that is
-killed at the time limit, so the limit holds for long C calls too (``helpers.forensics.isolate``).
+Before any of these (``helpers.forensics.behaviour``): the same matrix twice (is it deterministic?
+the noise floor every later comparison allows for), then A, B = A's rows reversed, A (does it keep
+state?), and A once more after every probe. A function that keeps state gets "cannot tell", never a
+verdict. Then the ±row probe (``helpers.forensics.affine``) measures β and γ's shape feature by
+feature and divides them out (a feature whose γ is 0 is left out).
+
+Precision: first the one ``fn``'s types show (its output's type, or the type it rounds its input to:
+float32, bfloat16 or float16); every probe is sized to it and judged to its rounding. When the verdict
+there does not fit (its residuals against an exact LayerNorm of the conventions found are larger than
+that rounding, or ε's placement is unclear, or the one-pass probe fails), coarser precisions are tried
+(float32, float16, bfloat16: statistics computed in a lower precision than the output, as T5's
+LayerNorm does), each held to a few of its own roundings, and kept only when its residuals are of that
+size. "Not a LayerNorm" is said only when no precision fits; a fit between two precisions is "cannot
+tell". A torch module is also probed in its own type. With fork available the whole fingerprint runs in
+a child process that is killed at the time limit, so the limit holds for long C calls too
+(``helpers.forensics.isolate``).
 
 Pure maths on numpy: nothing here displays (``helpers.forensics.display`` shows a Fingerprint), and
 torch is imported only when ``fn`` is torch code. The probes' arithmetic is in ``probes``,
@@ -33,110 +43,30 @@ module runs the probes and puts one Fingerprint together. Introduced in notebook
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import numpy as np
 
+import helpers.forensics.behaviour as behaviour_probe
 import helpers.forensics.isolate as forensics_isolate  # the module alone: the package imports display
-from helpers.core import views
-from helpers.forensics.call import Caller, CallProblem, feature_count, module_dtype
-from helpers.forensics.precision import MATCH_TOLERANCE, lowest, rounded, roundoff, tolerance_of
-from helpers.forensics.probes import (
-    HALF_LADDER,
-    LADDER,
-    MIDDLE,
-    WIDE,
-    affine_parameters,
-    apply_conventions,
-    base_matrix,
-    constant_rows,
-    divisor_kind,
-    eps_from_ladder,
-    moved_by_edits,
-    one_pass_changes,
-    pattern,
-    relative_difference,
-    row_shift,
-    shape_misfit,
-    torch_difference,
-)
+from helpers.forensics.call import Caller, CallProblem, feature_count
+from helpers.forensics.judge import SLACK, Context, judge, with_differences
+from helpers.forensics.precision import PRECISIONS, lowest, rounded, roundoff
+from helpers.forensics.probes import base_matrix, moved_by_edits
 from helpers.forensics.probes import torch_layer_norm as torch_layer_norm  # public here, as before the split
+from helpers.forensics.record import Fingerprint as Fingerprint  # public here, as before the split
+from helpers.forensics.record import Measurements
+from helpers.forensics.record import Measurements as Measurements  # noqa: F811  public here
 from helpers.forensics.words import TORCH_EPS as TORCH_EPS  # public here, as before the split
 from helpers.forensics.words import departures as departures  # public here, as before the split
-from helpers.forensics.words import differences_from_torch
 
 DEFAULT_FEATURES = 4  # width of the probes when fn does not say how many features it takes
 LESSON_FEATURES = 3  # tried next: code written for the lesson's 5 × 3 matrix
 TIME_LIMIT = 5.0  # seconds for every call of one fingerprint together
 ISOLATE = forensics_isolate.AVAILABLE  # run the fingerprint in a forked child killed at the time limit
-SHAPE_LIMIT = 1e-6  # a row's output is a stretched copy of the centred row to better than this (float64)
-SCALE_LIMIT = 1e-2  # making a row 1000 times wider moves a normaliser's output by less than this
-
-
-@dataclass(frozen=True)
-class Measurements:
-    """The raw numbers behind a fingerprint (shown as its evidence)."""
-
-    features: int = 0
-    rows_changed: tuple = ()  # output rows (from 1) that moved when token 1 was edited
-    columns_changed: tuple = ()  # output columns (from 1) that moved when feature 1 was edited
-    centring_change: float | None = None  # how far the output moved when 3 was added to a row
-    divisor: float | None = None  # k measured from the big row
-    eps_rows: int = 0  # ladder rows where ε shows
-    spread_inside: float | None = None  # how much 1/s² − v varies over those rows
-    spread_added: float | None = None  # how much 1/s − √v varies
-    offset_change: dict = field(default_factory=dict)  # input type -> (type computed in, offset, change or problem)
-    constant_row: str = ""  # what a row of equal values gave: "zeros", "NaN or infinity" or the problem
-    gamma_kind: str = "none"  # "per feature", "scalar" or "none" (read from fn's parameters)
-    affine_undone: bool = False  # γ or β were not 1 or 0 and were divided out before measuring
-    torch_difference: float | None = None  # largest relative difference from F.layer_norm(ε = 1e-5)
-    output_dtypes: tuple = ()
-    computes_in: str = "float64"  # the type its arithmetic was judged in
-    why_that_type: str = ""  # "its output is float32", "it rounds its input to float32" or ""
-    shape_misfit: float | None = None  # worst row: how far the output is from a stretched centred row
-    row_shift: float | None = None  # worst row: how far its output's mean is from 0 (centring norms)
-    scale_change: float | None = None  # how far the output moved when a row was made 1000 times wider
-    prediction_misfit: float | None = None  # how far the conventions found are from its output on the matrix
-    zero_row: str = ""  # what a row of zeros gave
-    smallest_variance: float | None = None  # the smallest variance on the ε ladder
-    match_tolerance: float = MATCH_TOLERANCE
-    eps_tolerance: float = 1e-3  # relative: how close ε must be to a known default to be called it
-
-
-@dataclass(frozen=True, repr=False)
-class Fingerprint:
-    """Which LayerNorm ``fn`` computes, measured by :func:`fingerprint`. ``None`` means not measurable."""
-
-    name: str
-    centres: bool | None
-    variance: str | None  # "biased" (÷ n), "unbiased" (÷ n − 1) or "unclear"
-    eps_placement: str | None  # "inside sqrt", "added to std", "none" or "unclear"
-    eps: float | None  # 0.0 when none
-    axis: str | None  # "rows", "columns" or "neither"
-    one_pass: bool | None
-    matches_torch: bool
-    differences: list
-    gamma: str = "none"  # "per feature", "scalar" or "none"
-    problem: str | None = None  # why fn could not be fingerprinted (an exception, NaN, wrong shape, time)
-    measured: Measurements = Measurements()
-    is_layer_norm: bool | None = None  # False: its output is not a LayerNorm's (softmax, min–max, clipping)
-    not_layer_norm_because: str = ""  # "shape", "shift", "scale" or "prediction" when is_layer_norm is False
-    factor: float = 1.0  # a constant its output is multiplied by (2 · LayerNorm: 2), not a parameter
-    machine_eps: bool = False  # ε is the machine ε of the input type (nn.RMSNorm with eps=None)
-
-    def __str__(self) -> str:
-        return views.text(self)  # registered by helpers.forensics.display
-
-    __repr__ = __str__
-
-    def _repr_html_(self) -> str | None:
-        return views.html(self)
-
-
-def _with_differences(print_: Fingerprint) -> Fingerprint:
-    """The fingerprint with its sentences on how it departs from PyTorch, read off its own fields."""
-    return replace(print_, differences=differences_from_torch(print_))
+ORDER = sorted(PRECISIONS, key=roundoff)  # float64, float32, float16, bfloat16: finest first
+IN_BAND = 8.0  # a coarser precision is kept when its residuals are at least its rounding / IN_BAND
+FITS = 0.75  # the precision the types show fits residuals up to its rounding ** FITS (float64 2e-12, float32 6e-6)
 
 
 def fingerprint(
@@ -147,8 +77,8 @@ def fingerprint(
     ``features``: the width of the probes (default: what ``fn`` says, e.g. ``normalized_shape``,
     else 4, and 3, the lesson's width, if ``fn`` fails on 4). Never raises because of ``fn``: a
     problem becomes ``Fingerprint.problem``, one sentence. ``time_limit`` covers every call together;
-    where fork exists the probes run in a child process that is killed at the limit (any code, C
-    included), elsewhere (Windows) only Python code can be stopped. Introduced in notebook 13.
+    where fork is safe the probes run in a child process that is killed at the limit (any code, C
+    included), elsewhere (Windows, macOS) only Python code can be stopped. Introduced in notebook 13.
     """
     label = name or getattr(fn, "__name__", None) or type(fn).__name__
     if time_limit is None or not ISOLATE:
@@ -187,22 +117,17 @@ def broken(name: str, problem: str) -> Fingerprint:
     return Fingerprint(name, None, None, None, None, None, None, False, [problem], problem=problem)
 
 
-def _values(row: np.ndarray) -> str:
-    shown = ", ".join(f"{v:.6g}" for v in row[:4])
-    return shown + (", …" if row.size > 4 else "")
-
-
-def _working_type(call: Caller, base: np.ndarray, out: np.ndarray) -> tuple[str, str, str]:
-    """The type fn computes in when given float64 (its output's, or the one it rounds its input to),
-    why, and the type it rounds its input to ("float64" when it does not)."""
+def _working_type(call: Caller, base: np.ndarray, out: np.ndarray, deterministic: bool) -> tuple[str, str, str]:
+    """The type fn computes in when given float64 (its output's, or the coarsest one it rounds its input to),
+    why, and the type it rounds its input to ("float64" when it does not, or when its output varies)."""
     rounds_to = "float64"
-    for dtype in ("float32", "float16"):
+    for dtype in ("float32", "float16", "bfloat16") if deterministic else ():
         try:
-            if not np.array_equal(call(rounded(base, dtype)), out):
-                break
+            same = np.array_equal(call(rounded(base, dtype)), out)
         except CallProblem:
-            break
-        rounds_to = dtype
+            same = False
+        if same and roundoff(dtype) > roundoff(rounds_to):
+            rounds_to = dtype
     given = call.output_types.get("float64")
     work = lowest("float64", given, rounds_to)
     if work == "float64":
@@ -211,30 +136,10 @@ def _working_type(call: Caller, base: np.ndarray, out: np.ndarray) -> tuple[str,
     return work, why, rounds_to
 
 
-def _not_layer_norm(name, measured, axis, gamma_kind, because, sentence) -> Fingerprint:
+def _cannot_tell(name, measured, axis, because, sentence) -> Fingerprint:
     return Fingerprint(
-        name, None, None, None, None, axis, None, False, [sentence], gamma_kind, None, measured, False, because
+        name, None, None, None, None, axis, None, False, [sentence], "none", None, measured, None, because
     )
-
-
-NOT_LAYER_NORM = {
-    "shape": (
-        "It is not a LayerNorm: its output row is not a stretched copy of the centred input row (a "
-        "LayerNorm only shifts and scales each row), as softmax or clipping do."
-    ),
-    "shift": (
-        "It is not a LayerNorm: its output rows do not average to 0 (a LayerNorm's do, before β), "
-        "as min–max scaling, which maps each row onto 0 … 1, does."
-    ),
-    "scale": (
-        "It is not a LayerNorm: its output grows with its input (a row 1000 times wider came out "
-        "changed); a LayerNorm's output does not depend on the row's size."
-    ),
-    "prediction": (
-        "It is not a LayerNorm: no divisor and ε reproduce its output on an ordinary matrix; it divides "
-        "each row by something other than its standard deviation (or root mean square)."
-    ),
-}
 
 
 def _fingerprint(call: Caller, fn, name: str, n: int) -> Fingerprint:
@@ -244,132 +149,129 @@ def _fingerprint(call: Caller, fn, name: str, n: int) -> Fingerprint:
         raise CallProblem(
             f"It returned NaN or infinity for an ordinary {base.shape[0]} × {n} matrix of numbers between −2 and 2."
         )
-    work, why, rounds_to = _working_type(call, base, out)
-    noise = roundoff(work)
+    floor = behaviour_probe.noise_floor(call, base, out)
+    work, why, rounds_to = _working_type(call, base, out, floor == 0.0)
     if work != "float64":
         base = rounded(base, work)  # the values it really computes with
         out = call(base)
+    noise = max(roundoff(work), SLACK * floor)
     rows, columns = moved_by_edits(call, base, out, noise)
     axis = "rows" if rows == (1,) else "columns" if columns == (1,) else "neither"
-    gamma_kind, gamma, beta = affine_parameters(fn, n)
-    common = dict(
-        features=n,
-        rows_changed=rows,
-        columns_changed=columns,
-        gamma_kind=gamma_kind,
-        computes_in=work,
-        why_that_type=why,
-    )
+    seen = behaviour_probe.probe(call, base, out, floor, work, axis)
+    numbers = dict(noise_floor=seen.noise_floor, reorder_change=seen.reorder_change, repeat_change=seen.repeat_change)
+    if seen.moved(seen.repeat_change) or seen.reordered():
+        measured = Measurements(features=n, output_dtypes=tuple(sorted(call.output_dtypes)), **numbers)
+        return _cannot_tell(name, measured, None, "state", behaviour_probe.state_sentence(seen))
     if axis == "neither":
-        measured = Measurements(**common, output_dtypes=tuple(sorted(call.output_dtypes)))
-        return _with_differences(
-            Fingerprint(name, None, None, None, None, axis, None, False, [], gamma_kind, None, measured)
+        measured = Measurements(
+            features=n,
+            rows_changed=rows,
+            columns_changed=columns,
+            computes_in=work,
+            why_that_type=why,
+            output_dtypes=tuple(sorted(call.output_dtypes)),
+            **numbers,
         )
+        return with_differences(
+            Fingerprint(name, None, None, None, None, axis, None, False, [], "none", None, measured)
+        )
+    ctx = Context(call, fn, name, n, base, axis, rows, columns, work, why, rounds_to, seen.noise_floor, numbers)
+    chosen = _choose(ctx)
+    end = behaviour_probe.relative_change(out, call(base))
+    if seen.moved(end):
+        measured = replace(chosen.measured, end_change=end)
+        return _cannot_tell(name, measured, None, "state", behaviour_probe.state_sentence(seen, end))
+    chosen = replace(chosen, measured=replace(chosen.measured, end_change=end))
+    if chosen.is_layer_norm is False:
+        return replace(chosen, differences=[NOT_LAYER_NORM[chosen.not_layer_norm_because]])
+    if chosen.is_layer_norm is None:
+        return chosen
+    return with_differences(chosen)
 
-    def along(x, dtype=None):  # fn seen as a row-wise function, with any γ and β divided out
-        y = call(x, dtype) if axis == "rows" else call(x.T.copy(), dtype).T
-        return y if gamma is None else (y - beta) / gamma
 
-    y_base = out if axis == "rows" and gamma is None else along(base)
-    misfit = shape_misfit(base, y_base)
-    shape_limit = max(SHAPE_LIMIT, 20 * noise)
-    if misfit > shape_limit:
-        measured = Measurements(**common, shape_misfit=misfit, output_dtypes=tuple(sorted(call.output_dtypes)))
-        return _not_layer_norm(name, measured, axis, gamma_kind, "shape", NOT_LAYER_NORM["shape"])
+def _residual(found: Fingerprint) -> float | None:
+    return found.measured.prediction_misfit
 
-    d = pattern(n)
-    wide, middle = WIDE[work], MIDDLE[work]
-    ladder = HALF_LADDER if work == "float16" else LADDER
-    probes = rounded(np.vstack([d, d + 3.0, wide * d, middle * d] + [scale * d for scale in ladder]), work)
-    labels = (
-        "the row",
-        "the same row plus 3",
-        f"the row spread {wide:g} times wider",
-        f"the row spread {middle:g} times",
-    )
-    raw = call(probes) if axis == "rows" else None
-    y = along(probes)
-    for row, label in enumerate(labels):
-        if not np.all(np.isfinite(y[row])):
-            raise CallProblem(f"It returned NaN or infinity for {label}, {_values(probes[row])}.")
-    size = max(float(np.max(np.abs(y[0]))), 1e-300)
-    centring_change = float(np.max(np.abs(y[1] - y[0])))
-    centres = bool(centring_change <= max(1e-6, 100 * noise) * max(1.0, size))
-    shift = row_shift(base, y_base) if centres else None
-    scale_change = float(np.max(np.abs(y[2] - y[3])) / max(float(np.max(np.abs(y[3]))), 1e-300))
-    common.update(shape_misfit=misfit, row_shift=shift, scale_change=scale_change, centring_change=centring_change)
-    if centres and shift > shape_limit:
-        measured = Measurements(**common, output_dtypes=tuple(sorted(call.output_dtypes)))
-        return _not_layer_norm(name, measured, axis, gamma_kind, "shift", NOT_LAYER_NORM["shift"])
-    if not scale_change <= max(SCALE_LIMIT, 30 * noise):
-        measured = Measurements(**common, output_dtypes=tuple(sorted(call.output_dtypes)))
-        return _not_layer_norm(name, measured, axis, gamma_kind, "scale", NOT_LAYER_NORM["scale"])
 
-    u = probes - probes.mean(axis=1, keepdims=True) if centres else probes  # what the output is a multiple of
-    uu = np.einsum("ij,ij->i", u, u)
-    with np.errstate(all="ignore"):
-        scales = np.einsum("ij,ij->i", y, u) / uu  # output = u × scale
-    divisor = float(uu[2] * scales[2] ** 2)
-    variance, k, factor = divisor_kind(divisor, n, noise)
-    if factor != 1.0:
-        scales = scales / factor
-    ladder_variance = uu[4:] / k
-    placement, eps, informative, spreads = (
-        eps_from_ladder(scales[4:], ladder_variance, max(1e-7, 1e4 * noise))
-        if variance != "unclear"
-        else ("unclear", None, 0, (None, None))
+def _clear(found: Fingerprint) -> bool:
+    return (
+        found.is_layer_norm is True
+        and found.variance != "unclear"
+        and found.eps_placement != "unclear"
+        and _residual(found) is not None
     )
-    machine = placement == "inside sqrt" and eps is not None and math.isclose(eps, noise, rel_tol=2e-2)
-    prediction = None
-    if placement in ("inside sqrt", "added to std", "none"):
-        expected = factor * apply_conventions(base, centres, k, placement, eps or 0.0)
-        prediction = relative_difference(y_base, expected)
-        if prediction > max(1e-3, 30 * noise):
-            measured = Measurements(
-                **common, divisor=divisor, prediction_misfit=prediction, output_dtypes=tuple(sorted(call.output_dtypes))
-            )
-            return _not_layer_norm(name, measured, axis, gamma_kind, "prediction", NOT_LAYER_NORM["prediction"])
-    types = ["float64", "float32"] + [t for t in (module_dtype(fn), work) if t in ("float16", "bfloat16")]
-    one_pass, offset_change = (
-        one_pass_changes(along, call, n, rounds_to, dict.fromkeys(types)) if centres else (False, {})
+
+
+def _choose(ctx: Context) -> Fingerprint:
+    """The verdict in the precision the types show, unless a coarser one fits its residuals (and only it)."""
+    first = judge(ctx, ctx.work, strict=False)
+    limit = max(roundoff(ctx.work) ** FITS, 4 * SLACK * ctx.floor)
+    fits = _clear(first) and _residual(first) <= limit
+    masked = 4 * SLACK * ctx.floor > roundoff(ctx.work) ** FITS  # its noise hides rounding finer than its own
+    if fits:  # its residuals are its types' rounding (a one-pass variance too)
+        return _tried(first, (ctx.work,), not masked)
+    tried, between = [ctx.work], None
+    for precision in (p for p in ORDER if roundoff(p) > roundoff(ctx.work)):
+        tried.append(precision)
+        try:
+            found = judge(ctx, precision, strict=True)
+        except CallProblem:
+            continue
+        if not _clear(found) or found.one_pass:
+            continue
+        if _residual(found) >= roundoff(precision) / IN_BAND:
+            return _from_residuals(ctx, found, tuple(tried))
+        between = between or (precision, found)
+    if between is None:
+        return _tried(first, tuple(tried), False)
+    precision, found = between
+    residual = _residual(first) if _residual(first) is not None else _residual(found)
+    sentence = (
+        f"Cannot tell whether it is a LayerNorm: no precision fits it. Its output misses every LayerNorm "
+        f"computed exactly by more than {ctx.work}'s rounding, and misses one computed with {precision}'s "
+        f"rounding by less than that rounding would leave"
+        + (f" (by {residual:.1g} of its size)." if residual is not None else ".")
     )
-    difference = torch_difference(base, out, probes, raw)
-    tolerance = tolerance_of(work)
-    matches = difference <= tolerance and not one_pass and factor == 1.0  # one pass fails F.layer_norm far from 0
-    equal_row, zero_row = constant_rows(along, n)
-    measured = Measurements(
-        **common,
-        divisor=divisor,
-        eps_rows=informative,
-        spread_inside=spreads[0],
-        spread_added=spreads[1],
-        offset_change=offset_change,
-        constant_row=equal_row,
-        zero_row=zero_row,
-        affine_undone=gamma is not None,
-        torch_difference=difference,
-        output_dtypes=tuple(sorted(call.output_dtypes)),
-        prediction_misfit=prediction,
-        smallest_variance=float(ladder_variance[-1]),
-        match_tolerance=tolerance,
-        eps_tolerance=max(1e-3, 10 * noise),
+    return _cannot_tell(ctx.name, replace(found.measured, precisions_tried=tuple(tried)), ctx.axis, "between", sentence)
+
+
+def _tried(found: Fingerprint, tried: tuple, known: bool = True) -> Fingerprint:
+    """``found`` with the precisions tried; when no precision fits its residuals, a failed offset probe
+    cannot say whether the one-pass formula or statistics in a lower precision lost the digits."""
+    measured = replace(found.measured, precisions_tried=tried, precision_known=known)
+    if known or not found.one_pass:
+        return replace(found, measured=measured)
+    found = replace(found, one_pass=None, measured=measured)
+    if found.matches_torch is False and departures(found) == "nothing":  # it departed only by "one pass"
+        found = replace(found, matches_torch=None)
+    return found
+
+
+def _from_residuals(ctx: Context, found: Fingerprint, tried: tuple) -> Fingerprint:
+    given = ctx.work
+    why = (
+        f"its output is {given}, but it departs from an exact LayerNorm by as much as {found.measured.computes_in}'s "
+        f"rounding, far more than {given}'s: it computes (its statistics, at least) in {found.measured.computes_in}"
     )
-    print_ = Fingerprint(
-        name,
-        centres,
-        variance,
-        placement,
-        eps,
-        axis,
-        one_pass,
-        matches,
-        [],
-        gamma_kind,
-        None,
-        measured,
-        True,
-        "",
-        factor,
-        machine,
-    )
-    return _with_differences(print_)
+    return replace(found, measured=replace(found.measured, why_that_type=why, precisions_tried=tried))
+
+
+NOT_LAYER_NORM = {
+    "shape": (
+        "It is not a LayerNorm: its output row, with the γ and β measured taken away, is not a stretched copy "
+        "of the centred input row (a LayerNorm only shifts and scales each row), in any precision tried."
+    ),
+    "shift": (
+        "It is not a LayerNorm: its output rows, with the β measured taken away, do not average to 0 (a "
+        "LayerNorm's do), in any precision tried; min–max scaling, which maps each row onto 0 … 1, does this."
+    ),
+    "scale": (
+        "It is not a LayerNorm: its output grows with its input (a row 1000 times wider came out "
+        "changed); a LayerNorm's output does not depend on the row's size."
+    ),
+    "prediction": (
+        "It is not a LayerNorm: no divisor and ε reproduce its output on an ordinary matrix, in any precision "
+        "tried; it divides each row by something other than its standard deviation (or root mean square)."
+    ),
+    "constant": ("It is not a LayerNorm: its output does not depend on its input (every feature's γ would be 0)."),
+}

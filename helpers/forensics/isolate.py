@@ -7,7 +7,9 @@ notebook as it is, lambdas and closures included (nothing is pickled on the way 
 plain data, comes back), and whatever the probes do to ``fn`` (a module's state, a counter) stays
 in the copy.
 
-Where there is no fork (Windows), :data:`AVAILABLE` is False and the caller runs in-process with a
+Where there is no fork (Windows), or fork is unsafe (macOS: its system libraries may hold locks taken by
+other threads, and a forked copy that does not exec a new program can hang or crash; Python 3.12 warns
+and uses spawn there by default), :data:`AVAILABLE` is False and the caller runs in-process with a
 limit that stops Python code only. In the child, torch (if loaded) is set to one thread: OpenMP's
 thread pool does not survive a fork, and the probes' tiny matrices do not need it. Introduced in
 notebook 13 (used by :func:`helpers.forensics.fingerprints.fingerprint`).
@@ -25,7 +27,7 @@ import sys
 import time
 import warnings
 
-AVAILABLE = hasattr(os, "fork") and sys.platform != "emscripten"
+AVAILABLE = hasattr(os, "fork") and sys.platform not in ("emscripten", "darwin")  # no fork, or fork unsafe
 _HEADER = struct.Struct("<Q")
 
 

@@ -12,11 +12,13 @@ gallery on ``x`` and measures how far each output moves from PyTorch's. Pure mat
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from helpers.core import views
+from helpers.core.data import parse_row
 from helpers.core.published_table import (
     CONVENTIONS,
     PublishedOutputCheck,
@@ -98,10 +100,7 @@ def fingerprint_table(x, y, places: int | None = None) -> TableFingerprint:
     ``places``: how many decimals ``y`` was printed with (default: read from its digits). γ = 1, β = 0.
     Raises ValueError in plain words for tables that cannot be compared. Introduced in notebook 13.
     """
-    try:
-        inputs, outputs = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError("x and y must be rectangular tables of numbers.") from None
+    inputs, outputs = _rectangular(x, "x"), _rectangular(y, "y")
     if inputs.ndim != 2 or inputs.shape != outputs.shape:
         raise ValueError(
             f"x has shape {inputs.shape} and y has shape {outputs.shape}; they need the same rows and columns."
@@ -117,6 +116,57 @@ def fingerprint_table(x, y, places: int | None = None) -> TableFingerprint:
     explanations = [_explanation(axis, k, check) for axis, check in checks.items() for k in range(len(CONVENTIONS))]
     explanations.sort(key=lambda e: (not e.explains_all, -len(e.rows), AXES.index(e.axis)))
     return TableFingerprint(int(places), checks, tuple(explanations))
+
+
+def _rectangular(table, name: str) -> np.ndarray:
+    """``table`` as a float64 matrix, or a ValueError naming the row that is short or long, or not numbers."""
+    try:
+        return np.asarray(table, dtype=np.float64)
+    except (TypeError, ValueError):
+        pass
+    try:
+        rows = [np.asarray(row, dtype=np.float64).reshape(-1) for row in table]
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a table of numbers: one of its rows holds something else.") from None
+    for i, row in enumerate(rows[1:], start=2):
+        if row.size != rows[0].size:
+            raise ValueError(
+                f"Row {i} of {name} has {row.size} numbers and row 1 has {rows[0].size}; every row needs the same."
+            )
+    raise ValueError(f"{name} must be a table of numbers.")
+
+
+DECIMAL_COMMA = re.compile(r"\d,\d")
+
+
+def read_table(text: str, like) -> np.ndarray:
+    """A table typed one row per line (numbers separated by commas or spaces) as a matrix of ``like``'s shape.
+
+    Raises ValueError with one sentence naming the line: a value that is not a number, a line with too many
+    or too few numbers (and a decimal comma, "0,958", when that is why), or the wrong number of lines.
+    Introduced in notebook 13 (the live table).
+    """
+    rows_wanted, columns = np.shape(like)
+    lines = [(i, line) for i, line in enumerate(str(text).splitlines(), start=1) if line.strip()]
+    rows = []
+    for i, line in lines:
+        try:
+            row = parse_row(line)
+        except ValueError as problem:
+            raise ValueError(f"Line {i}: {problem}") from None
+        if row.size != columns:
+            comma = DECIMAL_COMMA.search(line)
+            if comma:
+                written = line[max(comma.start() - 3, 0) : comma.end() + 3].strip(" ,")
+                raise ValueError(
+                    f"Line {i} has {row.size} numbers where x has {columns}: “{written}” looks like a decimal comma. "
+                    f"Write decimals with a point ({written.replace(',', '.')}), and separate the numbers with a comma and a space."
+                )
+            raise ValueError(f"Line {i} has {row.size} numbers; x has {columns} in each row.")
+        rows.append(row)
+    if len(rows) != rows_wanted:
+        raise ValueError(f"The table has {len(rows)} lines of numbers; x has {rows_wanted} rows, one line each.")
+    return np.vstack(rows)
 
 
 def _explanation(axis: str, k: int, check: PublishedOutputCheck) -> Explanation:

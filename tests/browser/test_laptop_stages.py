@@ -20,6 +20,8 @@ and how far.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from browser_support import ARTIFACTS
@@ -48,7 +50,9 @@ NOTEBOOKS = [
 
 # Boxes that scroll: how much of each is out of sight, whether the line above says so, and whether it is one of
 # the step-through's equations (which must never scroll).
+KEY_COLUMNS = ["= PyTorch?"]  # a table's verdict column: in sight at 1024 px, however wide the table (issue 33)
 SCROLLERS = """() => {
+    const KEY_COLUMNS = KEY_COLUMNS_JSON;
     const found = [];
     window.testPanel.content.widgets.forEach((cell, i) => {
         if (cell.model.type !== 'code') return;
@@ -58,14 +62,18 @@ SCROLLERS = """() => {
             const before = box.previousElementSibling;
             const hint = before && before.classList.contains('layernorm-scroll-hint')
                 && before.getBoundingClientRect().height > 0 ? before.textContent : '';
+            // the column that matters (notebook 13's "= PyTorch?") must be in sight without scrolling
+            const right = box.getBoundingClientRect().right;
+            const key = [...box.querySelectorAll('th')].find(th => KEY_COLUMNS.includes(th.textContent.trim()));
+            const keyHidden = key ? Math.max(0, Math.round(key.getBoundingClientRect().right - right)) : 0;
             if (hidden <= 1 && !hint) return;
-            found.push({cell: i, hidden, width: box.scrollWidth, box: box.clientWidth, hint,
+            found.push({cell: i, hidden, width: box.scrollWidth, box: box.clientWidth, hint, keyHidden,
                         equations: !!box.closest('.layernorm-filled-steps'),
                         text: box.textContent.trim().slice(0, 50)});
         });
     });
     return found;
-}"""
+}""".replace("KEY_COLUMNS_JSON", json.dumps(KEY_COLUMNS))
 
 # Buttons that open a fold or reveal the next stage, in the order a learner meets them.
 FOLDS = ["show the later steps", "show every step", "show all"]
@@ -155,6 +163,8 @@ def _look(page, stage: str, size: str, problems: list, figures: dict, spare: set
             continue
         figures[size].append(f"{stage}: cell {box['cell']}: {box['hidden']} px of {box['width']} hidden")
         where = f"{size}×768, {stage}: cell {box['cell']}: {box['text']!r} ({box['hidden']} px of {box['width']} cut)"
+        if box["keyHidden"]:
+            problems.append(f"{where}: its verdict column is {box['keyHidden']} px out of sight")
         if box["equations"]:
             problems.append(f"{where}: the step-through's equations scroll instead of breaking")
         elif not box["hint"]:

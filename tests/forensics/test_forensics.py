@@ -409,3 +409,36 @@ def test_the_typed_table_box_keeps_the_last_good_table():
     assert str(table.current) == before and "two" in table.text()
     box.value = "1, 2"
     assert "shape" in table.text() and str(table.current) == before
+
+
+@pytest.mark.parametrize(
+    "typed, words",
+    [
+        (
+            "0,958, -1,038, 0,080\n1 2 3\n1 2 3\n1 2 3\n1 2 3",
+            "Line 1 has 6 numbers where x has 3: “0,958” looks like a decimal comma",
+        ),
+        ("1 2 3\n1 2\n1 2 3\n1 2 3\n1 2 3", "Line 2 has 2 numbers; x has 3 in each row."),
+        ("1 2 3\n\n1 a 3\n1 2 3\n1 2 3\n1 2 3", "Line 3: Value 2 'a' is not a number."),
+        ("1 2 3\n1 2 3", "The table has 2 lines of numbers; x has 5 rows"),
+    ],
+    ids=["decimal comma", "short line", "not a number", "too few lines"],
+)
+def test_a_typed_table_that_cannot_be_read_names_its_line(typed, words):
+    from helpers.forensics.table import read_table
+
+    with pytest.raises(ValueError) as problem:
+        read_table(typed, like=np.zeros((5, 3)))
+    assert str(problem.value).startswith(words)
+
+
+def test_a_typed_table_is_read_as_numbers():
+    from helpers.forensics.table import read_table
+
+    read = read_table("1, 2, 3\n[4 5 6]\n\n7;8;9", like=np.zeros((3, 3)))
+    np.testing.assert_array_equal(read, np.arange(1.0, 10.0).reshape(3, 3))
+
+
+def test_a_ragged_table_names_its_row():
+    with pytest.raises(ValueError, match="Row 2 of y has 2 numbers and row 1 has 3"):
+        fingerprint_table(np.zeros((2, 3)), [[1, 2, 3], [1, 2]])

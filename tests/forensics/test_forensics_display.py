@@ -65,6 +65,7 @@ def test_forensics_text_is_the_models_text(records):
 
 def test_a_row_that_differs_from_pytorch_is_flagged_and_says_so(records):
     page = records["gallery"]._repr_html_()
+    page = page[page.index("<table") :]  # after the line that says the box scrolls
     flagged = re.findall(r'<tr style="background:#fdf0d5">(.*?)</tr>', page)
     assert len(flagged) == 1 and "Annotated Transformer" in flagged[0] and "✗ no" in flagged[0]
     assert page.count("✓ yes") == 2  # the two that match are not shaded
@@ -113,8 +114,37 @@ def _imports(path: pathlib.Path) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("module", ["fingerprints", "table", "orientations", "gallery", "probes", "words", "isolate"])
+@pytest.mark.parametrize(
+    "module",
+    [
+        "fingerprints",
+        "table",
+        "orientations",
+        "gallery",
+        "probes",
+        "words",
+        "isolate",
+        "record",
+        "behaviour",
+        "affine",
+        "judge",
+    ],
+)
 def test_no_record_imports_display_or_the_package_that_imports_it(module):
     imported = _imports(FORENSICS / f"{module}.py")
     assert "helpers.forensics.display" not in imported
     assert "helpers.forensics" not in imported  # the package's __init__ imports display
+
+
+def test_the_gallerys_verdict_columns_come_first(records):
+    """At 1024 px the gallery's box scrolls sideways (issue 33): the columns that matter are right after the name,
+    in the text and in the HTML, so they are never the ones out of sight."""
+    from helpers.forensics import display
+
+    header = display.gallery_view(records["gallery"]).header
+    assert header[:3] == ("implementation", "= PyTorch?", "departs from PyTorch in")
+    page = records["gallery"]._repr_html_()
+    page = page[page.index("<table") :]  # after the line that says the box scrolls
+    assert page.index("= PyTorch?") < page.index("mean?") < page.index("on x + 100, float32")
+    first_row = str(records["gallery"]).splitlines()[2]
+    assert first_row.split()[2:5] == ["✓", "yes", "nothing"]  # PyTorch nn.LayerNorm: its verdict in sight

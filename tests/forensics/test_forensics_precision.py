@@ -123,13 +123,20 @@ def test_real_layer_norms_are_layer_norms():
         assert fingerprint(fn).is_layer_norm is True
 
 
-def test_a_constant_factor_is_a_scale_not_an_unclear_variance():
+def test_a_constant_factor_is_a_scale_and_hides_the_divisor():
+    """2 · LayerNorm(÷ n) is also 2·√(n/(n − 1)) · LayerNorm(÷ (n − 1)) with another ε: the factor is told, the
+    divisor and ε are "cannot tell", with ε for each reading."""
     found = fingerprint(lambda x: 2 * F.layer_norm(torch.as_tensor(x), (x.shape[-1],)))
     assert found.is_layer_norm and found.factor == pytest.approx(2.0, rel=1e-6)
-    assert found.variance == "biased" and found.eps_placement == "inside sqrt" and found.eps == pytest.approx(1e-5)
+    assert found.variance == "cannot tell" and found.eps_placement == "inside sqrt" and found.eps is None
+    readings = dict(found.measured.eps_readings)
+    assert readings["÷ n"] == pytest.approx(1e-5, rel=1e-3) and readings["÷ (n − 1)"] == pytest.approx(
+        4e-5 / 3, rel=1e-3
+    )
     assert not found.matches_torch and "× factor" in departures(found)
     shown = words(found)
     assert "Its output is 2 times a LayerNorm's" in shown and "× 2" in shown and "unclear" not in shown
+    assert "Cannot tell whether it divides the variance by n or by n − 1" in shown
 
 
 @pytest.mark.parametrize(
@@ -253,3 +260,99 @@ def test_a_fingerprint_stays_fast():
             fingerprint(fn)
             times.append(time.perf_counter() - start)
         assert statistics.median(times) < 1.0
+
+
+@pytest.mark.parametrize("platform, forks", [("linux", True), ("darwin", False), ("emscripten", False)])
+def test_fork_is_used_only_where_it_is_safe(platform, forks, monkeypatch):
+    """macOS: a fork that does not exec a new program, made while other threads run, can hang or crash."""
+    import importlib
+    import sys
+
+    import helpers.forensics.isolate as isolate
+
+    try:
+        monkeypatch.setattr(sys, "platform", platform)
+        assert importlib.reload(isolate).AVAILABLE is forks
+    finally:
+        monkeypatch.undo()
+        importlib.reload(isolate)
+
+
+def _t5_statistics(x):  # T5LayerNorm's pattern on a LayerNorm: statistics in float32, float64 output
+    t = torch.as_tensor(x)
+    h = t.to(torch.float32)
+    mean = h.mean(-1, keepdim=True)
+    variance = ((h - mean) ** 2).mean(-1, keepdim=True)
+    return (t - mean.double()) * torch.rsqrt(variance + 1e-6).double()
+
+
+def _bfloat16_as_float32(x):
+    t = torch.as_tensor(x).float()
+    return F.layer_norm(t.bfloat16(), t.shape[-1:]).float()
+
+
+def _beta_in_a_closure(x):
+    t = torch.as_tensor(x)
+    return F.layer_norm(t, t.shape[-1:], bias=torch.full(t.shape[-1:], 0.5, dtype=t.dtype))
+
+
+def _one_gamma_zero():
+    module = torch.nn.LayerNorm(4)
+    with torch.no_grad():
+        module.weight[1] = 0.0
+    return module
+
+
+def _with_noise():
+    rng = np.random.default_rng(0)
+    return lambda x: F.layer_norm(torch.as_tensor(x), x.shape[-1:]).numpy() + 1e-9 * rng.standard_normal(x.shape)
+
+
+def _caching():
+    cache = {}
+
+    def fn(x):
+        if x.shape not in cache:
+            cache[x.shape] = (x.mean(-1, keepdims=True), x.var(-1, keepdims=True))
+        mean, variance = cache[x.shape]
+        return (x - mean) / np.sqrt(variance + 1e-5)
+
+    return fn
+
+
+def test_the_issues_six_false_verdicts_in_torch():
+    """Issue 30's six: each is a LayerNorm told as one, in the precision it computes in, or "cannot tell"."""
+    t5 = fingerprint(_t5_statistics)
+    assert t5.is_layer_norm and t5.measured.computes_in == "float32" and t5.eps == pytest.approx(1e-6, rel=1e-3)
+    assert t5.eps_placement == "inside sqrt" and t5.one_pass is False and "residual probe" in words(t5)
+    bf16 = fingerprint(_bfloat16_as_float32)
+    assert bf16.is_layer_norm and bf16.measured.computes_in == "bfloat16" and bf16.matches_torch is not False
+    closure = fingerprint(_beta_in_a_closure)
+    assert closure.is_layer_norm and closure.matches_torch and closure.measured.shift == pytest.approx(0.5)
+    assert "plus 0.5 on every feature" in words(closure)
+    zero = fingerprint(_one_gamma_zero())
+    assert zero.is_layer_norm and zero.matches_torch and zero.measured.zero_gamma_columns == (2,)
+    noisy = fingerprint(_with_noise())
+    assert noisy.axis == "rows" and noisy.is_layer_norm and noisy.measured.noise_floor > 0
+    assert "moved the output of other tokens" not in words(noisy)
+    cached = fingerprint(_caching())
+    assert cached.is_layer_norm is None and cached.not_layer_norm_because == "state"
+    assert departures(cached) == "cannot tell" and "Differences from PyTorch's LayerNorm: none." not in words(cached)
+
+
+@pytest.mark.parametrize("features", [3, 64, 768])
+@pytest.mark.parametrize("eps", [1e-5, 1e-12])
+def test_a_trained_layer_norm_of_any_width_is_told(features, eps):
+    """Random γ (some near 0) and β: dividing out a tiny γ magnifies rounding; the tiny-variance rows vanish
+    in β's rounding. Neither may turn into a wrong ε or a wrong "= PyTorch"."""
+    generator = torch.Generator().manual_seed(features)
+    module = torch.nn.LayerNorm(features, eps=eps)
+    with torch.no_grad():
+        module.weight.copy_(torch.randn(features, generator=generator))
+        module.bias.copy_(torch.randn(features, generator=generator))
+    found = fingerprint(module)
+    assert (found.centres, found.variance, found.eps_placement, found.axis) == (True, "biased", "inside sqrt", "rows")
+    assert found.eps == pytest.approx(eps, rel=1e-3) and found.matches_torch is (eps == 1e-5)
+    in_float32 = fingerprint(lambda x: module(torch.as_tensor(x).float()), features=features)
+    assert in_float32.is_layer_norm and in_float32.measured.computes_in == "float32"
+    assert in_float32.matches_torch in ((True, None) if eps == 1e-5 else (False, None))
