@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from patience import scaled_ms
+
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = [(1280, 720), (1024, 768), (1920, 1080)]
 
@@ -26,8 +28,10 @@ def start_lecture(home: Path):
 def open_lecture(context, server, width: int, height: int):
     page = context.new_page()
     page.set_viewport_size({"width": width, "height": height})
-    page.goto(server.url("/"), wait_until="commit", timeout=180_000)  # Voilà streams the page as the kernel runs
-    page.wait_for_function("() => window.lecturePresenter && document.querySelector('button')", timeout=180_000)
+    page.goto(server.url("/"), wait_until="commit")  # Voilà streams the page as the kernel runs
+    page.wait_for_function(
+        "() => window.lecturePresenter && document.querySelector('button')", timeout=scaled_ms(180_000)
+    )
     settle(page)
     return page
 
@@ -54,9 +58,10 @@ def signature(page) -> str:
 
 
 def settle(page, before: str | None = None, timeout: float = 30_000) -> str:
-    """Wait until the slide's text differs from ``before`` (if given), then until the page is quiet."""
+    """Wait until the slide's text differs from ``before`` (if given; ``timeout`` ms on a quiet machine), then
+    until the page is quiet."""
     if before is not None:
-        page.wait_for_function(f"(before) => ({SIGNATURE})() !== before", arg=before, timeout=timeout)
+        page.wait_for_function(f"(before) => ({SIGNATURE})() !== before", arg=before, timeout=scaled_ms(timeout))
     page.evaluate(QUIET, 350)
     return signature(page)
 
