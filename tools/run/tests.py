@@ -60,6 +60,7 @@ FAST_MARKERS = "not browser and not hub and not slow"
 # another. Browser tests marked `beside` start their own server and browser and share nothing with the
 # others, so they run in the other half (test_lecture_fit's walk): both halves take about as long.
 SERVER_MARKERS = "browser and not beside"
+REST_MARKERS = f"not ({SERVER_MARKERS})"  # the other half: exactly what the first does not run
 
 
 def runs_in_two(extra: list[str]) -> bool:
@@ -72,7 +73,7 @@ def run_two(base: list[str], targets: list[str], extra: list[str], reports: Path
     """(the tests' exit code, the Colab-like pass's): the browser tests and then the Colab-like pass live,
     the rest into a log shown after them; each half's JUnit report (its tests' times) into ``reports``."""
     servers = [*base, "tests", "-m", SERVER_MARKERS, *report_option(extra, reports / "browser.xml"), *extra]
-    rest = [*base, *targets, "-m", f"not ({SERVER_MARKERS})", *report_option(extra, reports / "rest.xml"), *extra]
+    rest = [*base, *targets, "-m", REST_MARKERS, *report_option(extra, reports / "rest.xml"), *extra]
     say("Running the browser tests and, side by side, the rest and the Colab-like pass (their output follows).")
     codes: dict[str, int] = {}
     with tempfile.TemporaryFile("w+", encoding="utf-8") as log:
