@@ -100,10 +100,26 @@ def run_two(base: list[str], targets: list[str], extra: list[str], reports: Path
     return first or codes.get("rest", 1), codes.get("colab", 1)
 
 
+# `--fast` runs on two workers (pytest-xdist; a module's tests stay on one, so its fixtures start once) where
+# there are two cores, and with Hypothesis's "fast" profile (tests/conftest.py): fewer examples for the
+# property tests that do not set their own number. `run.py test` keeps the full count.
+HYPOTHESIS_PROFILE_VARIABLE = "LAYERNORM_HYPOTHESIS_PROFILE"
+
+
+def fast_workers(python: Path, extra: list[str]) -> list[str]:
+    if (os.cpu_count() or 1) < 2 or os.environ.get("LAYERNORM_TEST_WORKERS", "") == "1":
+        return []
+    if any(arg in ("--pdb", "--trace") or arg.startswith(("-n", "--numprocesses")) for arg in extra):
+        return []  # a debugger needs one process; a chosen number of workers is the caller's
+    has_xdist = subprocess.run([str(python), "-c", "import xdist"], capture_output=True).returncode == 0
+    return ["-n", "2", "--dist", "loadfile"] if has_xdist else []
+
+
 def cmd_test_fast(extra: list[str], reports: Path) -> int:
     python = ensure_env()
-    cmd = [str(python), "-m", "pytest", "tests", "-m", FAST_MARKERS, "-q", "-p", "no:cacheprovider", *extra]
-    code = run([*cmd, *report_option(extra, reports / "fast.xml")])
+    os.environ.setdefault(HYPOTHESIS_PROFILE_VARIABLE, "fast")
+    cmd = [str(python), "-m", "pytest", "tests", "-m", FAST_MARKERS, "-q", "-p", "no:cacheprovider"]
+    code = run([*cmd, *fast_workers(python, extra), *report_option(extra, reports / "fast.xml"), *extra])
     lint = run([str(python), "-m", "ruff", "check", "."])
     say(
         "Fast tests only: notebooks (nbval), browser, hub and slow tests and the Colab-like pass were not run; "
