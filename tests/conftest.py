@@ -103,6 +103,15 @@ if os.environ.get("LAYERNORM_HYPOTHESIS_PROFILE"):
     settings.load_profile(os.environ["LAYERNORM_HYPOTHESIS_PROFILE"])
 
 
+def pytest_configure(config):
+    # nbval's time-out for one notebook cell (`run.py test` gives 300 s) is a quiet machine's: scaled like
+    # every other deadline in the tests (tests/patience.py).
+    if getattr(config.option, "nbval_cell_timeout", None):
+        from patience import scaled_s
+
+        config.option.nbval_cell_timeout = scaled_s(config.option.nbval_cell_timeout)
+
+
 # Fixtures that start Chromium, JupyterLab, Voila or npm: a test using one is a browser test, so
 # `run.py test --fast` (-m "not browser") leaves it out even if its module forgot the marker.
 BROWSER_FIXTURES = {
