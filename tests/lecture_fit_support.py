@@ -42,15 +42,28 @@ SIGNATURE = """() => {
     return window.lecturePresenter.state.current + '|' + cells.map(c => c.innerText).join('\\n');
 }"""
 
-# Resolves once nothing in the page has changed (DOM or scroll) for ``quiet`` ms.
-QUIET = """(quiet) => new Promise(resolve => {
-    let timer = setTimeout(done, quiet);
+# Resolves to true once nothing in the page has changed (DOM or scroll) for ``quiet`` ms; to false if that
+# has not happened within ``most`` ms (a page that never goes quiet must fail, not hang: evaluate has no
+# time-out of its own).
+QUIET = """([quiet, most]) => new Promise(resolve => {
+    let timer = setTimeout(() => done(true), quiet);
+    const limit = setTimeout(() => done(false), most);
     const observer = new MutationObserver(again);
-    function again() { clearTimeout(timer); timer = setTimeout(done, quiet); }
-    function done() { observer.disconnect(); removeEventListener('scroll', again, true); resolve(true); }
+    function again() { clearTimeout(timer); timer = setTimeout(() => done(true), quiet); }
+    function done(calm) {
+        clearTimeout(timer); clearTimeout(limit); observer.disconnect();
+        removeEventListener('scroll', again, true); resolve(calm);
+    }
     observer.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
     addEventListener('scroll', again, true);
 })"""
+
+
+def wait_quiet(page, quiet_ms: int = 350, most_ms: int = 30_000) -> None:
+    """Until the page has not changed for ``quiet_ms`` (a state: its layout is done); fails if it is still
+    changing after ``most_ms`` on a quiet machine (tests/patience.py scales it)."""
+    most = scaled_ms(most_ms)
+    assert page.evaluate(QUIET, [quiet_ms, most]), f"the page kept changing for {most / 1000:.0f} s"
 
 
 def signature(page) -> str:
@@ -62,7 +75,7 @@ def settle(page, before: str | None = None, timeout: float = 30_000) -> str:
     until the page is quiet."""
     if before is not None:
         page.wait_for_function(f"(before) => ({SIGNATURE})() !== before", arg=before, timeout=scaled_ms(timeout))
-    page.evaluate(QUIET, 350)
+    wait_quiet(page)
     return signature(page)
 
 

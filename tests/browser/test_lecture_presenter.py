@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from expected_numbers import WALKTHROUGH
-from lecture_fit_support import QUIET
+from lecture_fit_support import wait_quiet
 from patience import Deadline, scaled_ms
 
 from browser_support import ARTIFACTS, chromium, offline_context, voila_lecture
@@ -206,7 +206,7 @@ def test_every_slide_fits_a_720p_projector_and_nothing_covers_anything(lecture_s
         total = page.evaluate("() => window.lecturePresenter.state.slides.length")
         for index in range(total):
             page.evaluate("(i) => window.lecturePresenter.show(i)", index)
-            page.evaluate(QUIET, 350)  # widgets lay themselves out after the resize show() sends: until quiet
+            wait_quiet(page)  # widgets lay themselves out after the resize show() sends: until they are done
             found = page.evaluate(OVERLAPS)
             seen.append(found["count"])
             where = f"slide {index + 1} of {total}"
