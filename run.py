@@ -76,8 +76,13 @@ PASSTHROUGH = {
         "  python3 run.py test -k variance      only tests matching 'variance'\n"
         "  python3 run.py test tests/test_x.py  only that file\n"
         "  python3 run.py test -x               stop at the first failure\n"
-        "  python3 run.py test --fast           unit and property tests and lint only (< 1 min)\n"
-        "  python3 run.py test -- --help        pytest's own help",
+        "  python3 run.py test --fast           the inner loop: no browser, hub or kernel, and lint (< 30 s)\n"
+        "  python3 run.py test --busy 2         every test, with 2 busy loops beside it (does it hold on a\n"
+        "                                       busy machine? the runner starts and ends them)\n"
+        "  python3 run.py test -- --help        pytest's own help\n\n"
+        "Every test waits for a state, never a time; how long it may wait scales with the\n"
+        "machine's load (LAYERNORM_TEST_PATIENCE=3 sets the factor yourself). The run ends\n"
+        "by naming its ten slowest tests.",
     ),
     "lecture": (
         "present the lecture with Voila: live widgets, no code on screen",

@@ -22,6 +22,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from patience import Deadline, scaled_ms, scaled_s
 
 from classroom.hub.proctree import alive
 from classroom.hub.proctree import descendants as child_pids  # the name the browser tests know it by
@@ -39,6 +40,10 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 VIEWPORT = {"width": 1280, "height": 900}
+# What a quiet machine needs at most (tests/patience.py scales them): a page load, whose server may run a
+# whole notebook first (Voila); an action or a wait for a state in a page that is already there.
+PAGE_LOAD_MS = 180_000
+ACTION_MS = 30_000
 INSTALL_HINT = "install it with `apt-get install chromium` (Debian/Ubuntu) and `pip install -r requirements.txt`"
 
 
@@ -155,8 +160,8 @@ class JupyterServer:
         return f"{self.base}{path}{separator}token={self.token}"
 
     def _wait_until_ready(self, timeout: float = 90.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        deadline = Deadline(timeout)
+        while not deadline.expired():
             if self.process.poll() is not None:
                 raise RuntimeError(f"{self.name} exited at start (code {self.process.returncode}):\n{self.log_tail()}")
             try:
@@ -167,7 +172,7 @@ class JupyterServer:
                 pass
             time.sleep(0.2)
         self.stop()
-        raise RuntimeError(f"{self.name} did not answer within {timeout:.0f} s:\n{self.log_tail()}")
+        raise RuntimeError(f"{self.name} did not answer within {deadline}:\n{self.log_tail()}")
 
     def log_tail(self, lines: int = 30) -> str:
         if not self.log.closed:
@@ -184,11 +189,11 @@ class JupyterServer:
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 self.process.send_signal(signal.SIGTERM)  # voila has no shutdown API: SIGTERM is its clean stop
             try:
-                self.process.wait(timeout=timeout)
+                self.process.wait(timeout=scaled_s(timeout))
             except subprocess.TimeoutExpired:
                 pass
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and any(alive(pid) for pid in started):
+        deadline = Deadline(10)
+        while not deadline.expired() and any(alive(pid) for pid in started):
             time.sleep(0.1)
         left = sorted(pid for pid in started if alive(pid))
         for pid in left:
@@ -263,10 +268,12 @@ def offline_context(browser, allowed: tuple[str, ...], record_images: bool = Fal
     is blocked and recorded in ``context.outside_requests`` (pictures only with ``record_images``:
     notebooks show the Open-in-Colab badge from its site, which is content, not the app calling out)."""
     context = browser.new_context(viewport=VIEWPORT)
-    # A page that waits for a server: Voila sends its page only once the kernel has run the notebook,
-    # which takes far more than Playwright's 30 s on a busy machine. The tests wait for states; this
-    # is only how long a navigation may take before one is called lost.
-    context.set_default_navigation_timeout(180_000)
+    # The tests wait for states; these are only how long one may take before it is called lost, scaled to
+    # the machine (tests/patience.py). A page that waits for a server: Voila sends its page only once the
+    # kernel has run the notebook. An action (a click, a select_option) waits until its element is there,
+    # visible and enabled, which on a busy machine can take longer than Playwright's default 30 s too.
+    context.set_default_navigation_timeout(scaled_ms(PAGE_LOAD_MS))
+    context.set_default_timeout(scaled_ms(ACTION_MS))
     context.outside_requests = []
 
     def route(request_route):

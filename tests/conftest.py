@@ -9,12 +9,14 @@ only conftest.py on the test path so that the import is unambiguous.
 from __future__ import annotations
 
 import math
+import os
 import sys
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import settings
 
 # tests/ is on sys.path (this file's folder) for the shared support modules; the root is too, for
 # `import tools.<job>.<module>` from any folder of tests.
@@ -92,6 +94,22 @@ def torch_layer_norm(x, weight=None, bias=None, eps=EPS) -> np.ndarray:
     w = None if weight is None else torch.tensor(np.asarray(weight), dtype=torch.float64)
     b = None if bias is None else torch.tensor(np.asarray(bias), dtype=torch.float64)
     return torch.nn.functional.layer_norm(tensor, (tensor.shape[-1],), w, b, eps).numpy()
+
+
+# Hypothesis's profile: "fast" (`run.py test --fast` sets LAYERNORM_HYPOTHESIS_PROFILE) tries fewer
+# examples in the property tests that do not choose their own number; every other run keeps the default.
+settings.register_profile("fast", max_examples=20)
+if os.environ.get("LAYERNORM_HYPOTHESIS_PROFILE"):
+    settings.load_profile(os.environ["LAYERNORM_HYPOTHESIS_PROFILE"])
+
+
+def pytest_configure(config):
+    # nbval's time-out for one notebook cell (`run.py test` gives 300 s) is a quiet machine's: scaled like
+    # every other deadline in the tests (tests/patience.py).
+    if getattr(config.option, "nbval_cell_timeout", None):
+        from patience import scaled_s
+
+        config.option.nbval_cell_timeout = scaled_s(config.option.nbval_cell_timeout)
 
 
 # Fixtures that start Chromium, JupyterLab, Voila or npm: a test using one is a browser test, so

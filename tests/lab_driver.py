@@ -10,6 +10,8 @@ import contextlib
 import shutil
 from pathlib import Path
 
+from patience import scaled_ms
+
 from browser_support import (
     ARTIFACTS,
     CHROMIUM_ARGS,
@@ -124,9 +126,9 @@ MARK_OUTPUT = """([source, name]) => {
 def open_and_run(page, path: str) -> dict:
     page.evaluate(OPEN_NOTEBOOK, path)
     page.evaluate(RUN_ALL)
-    page.wait_for_function(FINISHED, timeout=CELL_TIMEOUT_MS, polling=100)
+    page.wait_for_function(FINISHED, timeout=scaled_ms(CELL_TIMEOUT_MS), polling=100)
     try:
-        page.wait_for_function(WIDGETS_DRAWN, timeout=20_000, polling=100)
+        page.wait_for_function(WIDGETS_DRAWN, timeout=scaled_ms(20_000), polling=100)
     except Exception:  # noqa: BLE001 - the report below says which widget did not render
         pass
     return page.evaluate(REPORT)
@@ -225,7 +227,7 @@ def close_shared_session() -> None:
 
 def open_lab(page, lab) -> None:
     page.goto(lab.url("/lab"))
-    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=scaled_ms(60_000))
     page.evaluate("async () => { await window.jupyterapp.started; await window.jupyterapp.restored; }")
     page.evaluate("""async () => {  // more room for the notebook: no file browser
         const app = window.jupyterapp;

@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from patience import scaled_ms
+
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = [(1280, 720), (1024, 768), (1920, 1080)]
 
@@ -26,8 +28,10 @@ def start_lecture(home: Path):
 def open_lecture(context, server, width: int, height: int):
     page = context.new_page()
     page.set_viewport_size({"width": width, "height": height})
-    page.goto(server.url("/"), wait_until="commit", timeout=180_000)  # Voilà streams the page as the kernel runs
-    page.wait_for_function("() => window.lecturePresenter && document.querySelector('button')", timeout=180_000)
+    page.goto(server.url("/"), wait_until="commit")  # Voilà streams the page as the kernel runs
+    page.wait_for_function(
+        "() => window.lecturePresenter && document.querySelector('button')", timeout=scaled_ms(180_000)
+    )
     settle(page)
     return page
 
@@ -38,15 +42,28 @@ SIGNATURE = """() => {
     return window.lecturePresenter.state.current + '|' + cells.map(c => c.innerText).join('\\n');
 }"""
 
-# Resolves once nothing in the page has changed (DOM or scroll) for ``quiet`` ms.
-QUIET = """(quiet) => new Promise(resolve => {
-    let timer = setTimeout(done, quiet);
+# Resolves to true once nothing in the page has changed (DOM or scroll) for ``quiet`` ms; to false if that
+# has not happened within ``most`` ms (a page that never goes quiet must fail, not hang: evaluate has no
+# time-out of its own).
+QUIET = """([quiet, most]) => new Promise(resolve => {
+    let timer = setTimeout(() => done(true), quiet);
+    const limit = setTimeout(() => done(false), most);
     const observer = new MutationObserver(again);
-    function again() { clearTimeout(timer); timer = setTimeout(done, quiet); }
-    function done() { observer.disconnect(); removeEventListener('scroll', again, true); resolve(true); }
+    function again() { clearTimeout(timer); timer = setTimeout(() => done(true), quiet); }
+    function done(calm) {
+        clearTimeout(timer); clearTimeout(limit); observer.disconnect();
+        removeEventListener('scroll', again, true); resolve(calm);
+    }
     observer.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
     addEventListener('scroll', again, true);
 })"""
+
+
+def wait_quiet(page, quiet_ms: int = 350, most_ms: int = 30_000) -> None:
+    """Until the page has not changed for ``quiet_ms`` (a state: its layout is done); fails if it is still
+    changing after ``most_ms`` on a quiet machine (tests/patience.py scales it)."""
+    most = scaled_ms(most_ms)
+    assert page.evaluate(QUIET, [quiet_ms, most]), f"the page kept changing for {most / 1000:.0f} s"
 
 
 def signature(page) -> str:
@@ -54,10 +71,11 @@ def signature(page) -> str:
 
 
 def settle(page, before: str | None = None, timeout: float = 30_000) -> str:
-    """Wait until the slide's text differs from ``before`` (if given), then until the page is quiet."""
+    """Wait until the slide's text differs from ``before`` (if given; ``timeout`` ms on a quiet machine), then
+    until the page is quiet."""
     if before is not None:
-        page.wait_for_function(f"(before) => ({SIGNATURE})() !== before", arg=before, timeout=timeout)
-    page.evaluate(QUIET, 350)
+        page.wait_for_function(f"(before) => ({SIGNATURE})() !== before", arg=before, timeout=scaled_ms(timeout))
+    wait_quiet(page)
     return signature(page)
 
 

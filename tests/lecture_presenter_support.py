@@ -6,6 +6,8 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+from patience import scaled_ms
+
 from browser_support import JupyterServer, child_pids, voila_lecture
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,7 +43,7 @@ def open_lecture(context, server, width: int = 1280, height: int = 720, where: s
     page = context.new_page()
     page.set_viewport_size({"width": width, "height": height})
     page.goto(server.url("/") + where, wait_until="commit")  # Voilà streams the page as the kernel runs it
-    page.wait_for_function(READY, timeout=180_000)
+    page.wait_for_function(READY, timeout=scaled_ms(180_000))
     return page
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from expected_numbers import X, exact_steps
+from patience import scaled_ms
 
 from accessibility_support import axe_scan, counts, serious
 from browser_support import JupyterServer, offline_context
@@ -95,7 +96,7 @@ def test_lecture_in_voila_has_no_serious_accessibility_problem():
     try:
         page = context.new_page()
         page.goto(server.url("/"))
-        page.wait_for_selector("button:has-text('Next ▶')", timeout=120_000)
+        page.wait_for_selector("button:has-text('Next ▶')", timeout=scaled_ms(120_000))
         page.wait_for_load_state("networkidle")
         scan = axe_scan(page, "#rendered_cells, .jp-OutputArea-output, .jp-RenderedMarkdown")
     finally:

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 from expected_numbers import WALKTHROUGH, X, by_hand, exact_steps, four, stage_result
+from patience import scaled_ms
 
 from browser_support import JupyterServer, offline_context
 from lab_driver import MARK_OUTPUT, close_notebook, open_and_run, run_notebook_once, save_screenshot, shared_session
@@ -107,7 +108,9 @@ TABLE_SHOWS = (
 def wait_for_table(page, root, expected: dict) -> None:
     """Wait until the row editor's table shows ``expected`` ({stage label: [cells]}), or fail saying what it shows."""
     try:
-        page.wait_for_function(TABLE_SHOWS, arg=[root.element_handle(), expected], timeout=15_000, polling=50)
+        page.wait_for_function(
+            TABLE_SHOWS, arg=[root.element_handle(), expected], timeout=scaled_ms(15_000), polling=50
+        )
     except Exception:  # noqa: BLE001 - report what is on the page instead of a timeout
         shown = page.evaluate(READ_STEPS_TABLE, root.element_handle())
         pytest.fail(f"the page shows {shown}, expected {expected}")
@@ -142,7 +145,7 @@ def move_eps_slider(page, editor, steps: int) -> float:
         page.wait_for_function(
             "([box, before]) => box.value !== before",
             arg=[eps_box.element_handle(), before],
-            timeout=10_000,
+            timeout=scaled_ms(10_000),
             polling=20,
         )
     return float(eps_box.input_value())
@@ -177,7 +180,7 @@ def test_row_editor_as_a_learner(lab_page):
         text_box(editor, "x2").fill("abc")
         text_box(editor, "x2").press("Enter")
         message = editor.locator("text=⚠")
-        message.first.wait_for(timeout=10_000)
+        message.first.wait_for(timeout=scaled_ms(10_000))
         words = message.first.text_content()
         assert "Value 2" in words and "'abc' is not a number" in words, words
         assert "Traceback" not in editor.text_content() and "Error" not in words
@@ -211,7 +214,7 @@ def walk_through_every_stage(page, explorer, row, places=3) -> None:
         page.wait_for_function(
             """([root, text]) => root.textContent.includes(text)""",
             arg=[explorer.element_handle(), f"step {position} of {len(WALKTHROUGH)}: {stage}"],
-            timeout=10_000,
+            timeout=scaled_ms(10_000),
             polling=50,
         )
         line = explorer_line(explorer, stage)
@@ -238,7 +241,7 @@ def test_step_explorer_as_a_learner(lab_page):
         page.wait_for_function(
             """([root, text]) => root.textContent.includes(text)""",
             arg=[explorer.element_handle(), expected],
-            timeout=10_000,
+            timeout=scaled_ms(10_000),
             polling=50,
         )
         assert explorer_line(explorer, "output").endswith(expected)
@@ -246,7 +249,7 @@ def test_step_explorer_as_a_learner(lab_page):
         page.wait_for_function(
             """([root, text]) => root.textContent.includes(text)""",
             arg=[explorer.element_handle(), "step 8 of 9: normalised"],
-            timeout=10_000,
+            timeout=scaled_ms(10_000),
         )
         assert explorer_line(explorer, "output") is None
     finally:
@@ -362,7 +365,7 @@ def test_row_editor_by_keyboard_alone_and_keystroke_to_screen(keyboard_page):
                 return svg && svg.getAttribute('aria-label') !== before;
             }""",
             arg=[editor.element_handle(), before],
-            timeout=10_000,
+            timeout=scaled_ms(10_000),
             polling="raf",
         )
         latencies.append(time.perf_counter() - start)
@@ -385,7 +388,7 @@ def test_row_editor_by_keyboard_alone_and_keystroke_to_screen(keyboard_page):
     page.wait_for_function(
         "([root, text]) => root.textContent.includes(text)",
         arg=[editor.element_handle(), f"mean now {hand['mean']}"],
-        timeout=10_000,
+        timeout=scaled_ms(10_000),
     )
 
 
@@ -402,7 +405,7 @@ def test_step_explorer_by_keyboard_alone(keyboard_page):
         page.wait_for_function(
             "([root, text]) => root.textContent.includes(text)",
             arg=[explorer.element_handle(), f"step {position} of {len(WALKTHROUGH)}: {stage}"],
-            timeout=10_000,
+            timeout=scaled_ms(10_000),
             polling=50,
         )
         if position == len(WALKTHROUGH):
@@ -416,7 +419,9 @@ def test_step_explorer_by_keyboard_alone(keyboard_page):
     page.keyboard.press("ArrowDown")
     expected = stage_result("output", by_hand(X[1]))
     page.wait_for_function(
-        "([root, text]) => root.textContent.includes(text)", arg=[explorer.element_handle(), expected], timeout=10_000
+        "([root, text]) => root.textContent.includes(text)",
+        arg=[explorer.element_handle(), expected],
+        timeout=scaled_ms(10_000),
     )
     focused = page.evaluate(FOCUSED)
     assert focused and focused["tag"] == "SELECT", f"↓ on the row picker moved the focus to {focused}"
@@ -435,7 +440,7 @@ def test_matrix_editor_by_keyboard_alone(keyboard_page):
         page.wait_for_function(
             "([root, values]) => values.every(v => root.textContent.includes(v))",
             arg=[matrix.element_handle(), expected],
-            timeout=10_000,
+            timeout=scaled_ms(10_000),
         )
     except Exception:  # noqa: BLE001 - say what the page shows instead of a timeout
         pytest.fail(f"expected {expected} on the page; it shows {matrix.inner_text()[:600]!r}")
@@ -451,7 +456,7 @@ def test_answer_checker_by_keyboard_alone(keyboard_page):
     page.keyboard.type("0.4457")
     page.keyboard.press("Enter")
     page.wait_for_function(
-        "(root) => root.textContent.includes('✓ Right')", arg=checker.element_handle(), timeout=10_000
+        "(root) => root.textContent.includes('✓ Right')", arg=checker.element_handle(), timeout=scaled_ms(10_000)
     )
     text_box(checker, "your answer:").focus()
     page.keyboard.press("Control+A")
@@ -461,7 +466,7 @@ def test_answer_checker_by_keyboard_alone(keyboard_page):
     assert focused["name"] == "Check" and focused["visible"], focused
     page.keyboard.press("Space")
     page.wait_for_function(
-        "(root) => root.textContent.includes('✗ Not yet')", arg=checker.element_handle(), timeout=10_000
+        "(root) => root.textContent.includes('✗ Not yet')", arg=checker.element_handle(), timeout=scaled_ms(10_000)
     )
 
 
@@ -499,7 +504,7 @@ def test_lecture_in_voila_steps_through_every_stage(voila, browser):
     page = context.new_page()
     try:
         page.goto(voila.url("/"))
-        page.wait_for_selector("button:has-text('Next ▶')", timeout=120_000)
+        page.wait_for_selector("button:has-text('Next ▶')", timeout=scaled_ms(120_000))
         page.wait_for_load_state("networkidle")
         assert page.locator("text=There was an error when executing cell").count() == 0
         assert page.locator('[data-mime-type="application/vnd.jupyter.stderr"]').count() == 0

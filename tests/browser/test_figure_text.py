@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from expected_numbers import X
+from patience import scaled_ms
 
 from browser_support import ARTIFACTS, chromium, missing_browser, offline_context, skip_or_fail
 
@@ -154,8 +155,10 @@ def test_live_lecture_figures_text_is_the_page_text_size_at_every_screen(lecture
         context = offline_context(browser, (lecture_server.base,))
         page = context.new_page()
         page.set_viewport_size({"width": 1280, "height": 720})
-        page.goto(lecture_server.url("/"), timeout=180_000)  # Voilà runs the whole lecture before the page loads
-        page.wait_for_function("() => window.lecturePresenter && document.querySelector('button')", timeout=180_000)
+        page.goto(lecture_server.url("/"))  # Voilà runs the whole lecture before the page loads (a page load's time)
+        page.wait_for_function(
+            "() => window.lecturePresenter && document.querySelector('button')", timeout=scaled_ms(180_000)
+        )
         slides = page.evaluate(SLIDES_WITH_FIGURES)
         assert slides, "the lecture shows no figure: the test would see nothing"
         for width, height in LIVE_SCREENS:
@@ -204,7 +207,7 @@ def test_handout_figures_text_is_the_page_text_size_at_every_screen(handout):
             page = context.new_page()
             page.set_viewport_size({"width": width, "height": height})
             page.goto(handout.as_uri())
-            page.wait_for_selector(".reveal.ready", timeout=60_000)
+            page.wait_for_selector(".reveal.ready", timeout=scaled_ms(60_000))
             page.add_style_tag(content=".reveal .slides section { transition: none !important; }")
             total = page.evaluate("Reveal.getTotalSlides()")
             for index in range(total):

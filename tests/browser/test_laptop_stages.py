@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from patience import scaled_ms
 
 from browser_support import ARTIFACTS
 from lab_driver import CELL_TIMEOUT_MS, CLOSE, FINISHED, OPEN_NOTEBOOK, RUN_ALL, WIDGETS_DRAWN, shared_session
@@ -93,7 +94,7 @@ def _walk(page):
             page.wait_for_function(
                 "([node, before]) => node.textContent !== before",
                 arg=[button.locator("xpath=../..").element_handle(), before],
-                timeout=20_000,
+                timeout=scaled_ms(20_000),
                 polling=50,
             )
             stage += 1
@@ -111,7 +112,7 @@ def _walk(page):
             page.wait_for_function(
                 "([node, before]) => node.textContent !== before",
                 arg=[node, before],
-                timeout=20_000,
+                timeout=scaled_ms(20_000),
                 polling=50,
             )
             yield f"“{words}” {k + 1} open"
@@ -135,8 +136,8 @@ def laptop():
     page.set_viewport_size(SIZES["1024"])
     # A workspace of its own: JupyterLab moves a second window on the default workspace to a new one
     # (a navigation that would destroy the page's context under the next evaluate).
-    page.goto(session.lab.url("/lab/workspaces/laptop"), timeout=180_000)
-    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=60_000)
+    page.goto(session.lab.url("/lab/workspaces/laptop"), timeout=scaled_ms(180_000))
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=scaled_ms(60_000))
     page.evaluate("async () => { await window.jupyterapp.started; await window.jupyterapp.restored; }")
     page.evaluate(OPEN_SIDEBAR)
     yield page
@@ -147,7 +148,7 @@ def _resize(page, size: str) -> None:
     """The window at ``size``, laid out again: JupyterLab lays out on the resize event's next frames."""
     width = SIZES[size]["width"]
     page.set_viewport_size(SIZES[size])
-    page.wait_for_function("width => window.innerWidth === width", arg=width, timeout=20_000)
+    page.wait_for_function("width => window.innerWidth === width", arg=width, timeout=scaled_ms(20_000))
     page.evaluate(
         "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(done))))"
     )
@@ -181,8 +182,8 @@ def test_every_stage_shows_its_results_or_says_it_scrolls(laptop, path):
     try:
         page.evaluate(OPEN_SIDEBAR)
         page.evaluate(RUN_ALL)
-        page.wait_for_function(FINISHED, timeout=CELL_TIMEOUT_MS, polling=200)
-        page.wait_for_function(WIDGETS_DRAWN, timeout=20_000, polling=200)
+        page.wait_for_function(FINISHED, timeout=scaled_ms(CELL_TIMEOUT_MS), polling=200)
+        page.wait_for_function(WIDGETS_DRAWN, timeout=scaled_ms(20_000), polling=200)
         assert not page.evaluate("() => window.jupyterapp.shell.leftCollapsed"), "the file browser should be open"
         stages = 0
         for stage in _walk(page):
@@ -238,14 +239,16 @@ def test_the_row_editor_on_a_laptop_says_a_problem_once_and_the_eps_it_uses(lapt
     try:
         page.evaluate(OPEN_SIDEBAR)
         page.evaluate(RUN_ALL)
-        page.wait_for_function(FINISHED, timeout=CELL_TIMEOUT_MS, polling=200)
-        page.wait_for_function(WIDGETS_DRAWN, timeout=20_000, polling=200)
+        page.wait_for_function(FINISHED, timeout=scaled_ms(CELL_TIMEOUT_MS), polling=200)
+        page.wait_for_function(WIDGETS_DRAWN, timeout=scaled_ms(20_000), polling=200)
         editor = page.locator(".jp-NotebookPanel:visible .jp-OutputArea-output:has(.widget-slider)").first
         editor.scroll_into_view_if_needed()
         _type(page, editor, "row x:", "0,586, 0.779, 0.648")
         sentence = "'0,586' is written with a decimal comma"
         page.wait_for_function(
-            "([node, words]) => node.innerText.includes(words)", arg=[editor.element_handle(), sentence], timeout=20_000
+            "([node, words]) => node.innerText.includes(words)",
+            arg=[editor.element_handle(), sentence],
+            timeout=scaled_ms(20_000),
         )
         drawn = editor.evaluate(DRAWN_TEXT)  # what is drawn: the screen reader's copy in the status line is not
         assert drawn.count(sentence) == 1, drawn
@@ -253,7 +256,9 @@ def test_the_row_editor_on_a_laptop_says_a_problem_once_and_the_eps_it_uses(lapt
         _shoot(page, f"04_epsilon_and_std-{size}-decimal-comma")
         _type(page, editor, "exact ε:", "0")
         page.wait_for_function(
-            "node => node.innerText.includes('ε = 0: off the scale')", arg=editor.element_handle(), timeout=20_000
+            "node => node.innerText.includes('ε = 0: off the scale')",
+            arg=editor.element_handle(),
+            timeout=scaled_ms(20_000),
         )
         assert editor.locator(".widget-readout:visible").count() == 0  # no "1.0e-12" beside ε = 0
         _shoot(page, f"04_epsilon_and_std-{size}-eps-0")

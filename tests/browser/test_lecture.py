@@ -25,6 +25,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from expected_numbers import WALKTHROUGH, X, by_hand, stage_result
+from patience import scaled_ms
 
 from browser_support import ARTIFACTS, chromium, missing_browser, offline_context, skip_or_fail
 
@@ -270,7 +271,7 @@ def test_slides_fit_every_screen_offline_both_ways_of_arriving(slides):
             page.set_viewport_size({"width": width, "height": height})
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.goto(slides.as_uri())
-            page.wait_for_selector(".reveal.ready", timeout=30_000)
+            page.wait_for_selector(".reveal.ready", timeout=scaled_ms(30_000))
             page.add_style_tag(content=".reveal .slides section { transition: none !important; }")
             total = page.evaluate("Reveal.getTotalSlides()")
             assert total >= len(WALKTHROUGH) + 5, total
@@ -283,7 +284,7 @@ def test_slides_fit_every_screen_offline_both_ways_of_arriving(slides):
                         break
                     where = f"{width}×{height}, slide {index} at its fragment {fragment} reached by PageDown"
                     problems += _slide_problems(page, where)
-                page.wait_for_function("(i) => Reveal.getIndices().h === i", arg=index, timeout=10_000)
+                page.wait_for_function("(i) => Reveal.getIndices().h === i", arg=index, timeout=scaled_ms(10_000))
                 problems += _slide_problems(page, f"{width}×{height}, slide {index + 1} reached by PageDown")
                 text = page.evaluate("() => document.querySelector('.slides > section.present').innerText")
                 texts.append(" ".join(text.split()))  # an equation's parts are spans: compare the words
@@ -297,8 +298,8 @@ def test_slides_fit_every_screen_offline_both_ways_of_arriving(slides):
             for index in range(total):  # by a link to the slide, loaded afresh as after F5
                 page.goto(f"{slides.as_uri()}#/{index}")
                 page.reload(wait_until="load")
-                page.wait_for_selector(".reveal.ready", timeout=30_000)
-                page.wait_for_function("(i) => Reveal.getIndices().h === i", arg=index, timeout=10_000)
+                page.wait_for_selector(".reveal.ready", timeout=scaled_ms(30_000))
+                page.wait_for_function("(i) => Reveal.getIndices().h === i", arg=index, timeout=scaled_ms(10_000))
                 problems += _slide_problems(page, f"{width}×{height}, slide {index + 1} opened by its link")
             context.close()
             outside_requests += context.outside_requests

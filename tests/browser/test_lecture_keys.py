@@ -12,6 +12,7 @@ import nbformat
 import pytest
 from expected_numbers import X, exact_steps, four
 from lecture_presenter_support import NOTES_DRAWN, VISIBLE, field, go_to, open_lecture, start_lecture
+from patience import scaled_ms
 
 from browser_support import ARTIFACTS, chromium, offline_context
 
@@ -206,7 +207,7 @@ def test_s_opens_the_presenter_view_which_follows_and_drives_the_lecture(page):
 
     page.reload(wait_until="commit")  # F5 on the projector: the view finds it again, and still drives it
     page.wait_for_function(
-        "() => window.lecturePresenter && document.body.dataset.lectureRestored === 'done'", timeout=180_000
+        "() => window.lecturePresenter && document.body.dataset.lectureRestored === 'done'", timeout=scaled_ms(180_000)
     )
     view.keyboard.press("PageDown")
     page.wait_for_function(f"() => ({VISIBLE})().includes('step 3 of')")

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from expected_numbers import WALKTHROUGH
+from lecture_fit_support import wait_quiet
+from patience import Deadline, scaled_ms
 
 from browser_support import ARTIFACTS, chromium, offline_context, voila_lecture
 
@@ -16,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 CULL_SECONDS = 3  # the test's idle timeout (run.py lecture uses minutes)
+LIVE = "() => window.lecturePresenter && document.querySelector('button')"  # presenter.js runs, widgets drawn
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +47,7 @@ def _open_lecture(context, server, width: int, height: int, query: str = ""):
     page = context.new_page()
     page.set_viewport_size({"width": width, "height": height})
     page.goto(server.url("/" + query))
-    page.wait_for_function("() => window.lecturePresenter && document.querySelector('button')", timeout=180_000)
+    page.wait_for_function(LIVE, timeout=scaled_ms(180_000))
     return page
 
 
@@ -79,7 +82,15 @@ def test_lecture_is_readable_from_the_back_row(lecture_server, width, height):
     assert not context.outside_requests, f"the lecture asked outside addresses for: {context.outside_requests}"
 
 
+NEWEST_STAGE_IN_VIEW = """() => {
+    const rows = document.querySelectorAll('.jp-Cell.lecture-current .layernorm-filled-steps tr');
+    return rows.length > 0 && rows[rows.length - 1].getBoundingClientRect().bottom <= innerHeight + 1;
+}"""
+
+
 def test_clicker_keys_present_the_lecture_stage_by_stage(lecture_server):
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     (ARTIFACTS / "voila").mkdir(parents=True, exist_ok=True)
     with chromium() as browser:
         context = offline_context(browser, (lecture_server.base,))
@@ -94,11 +105,11 @@ def test_clicker_keys_present_the_lecture_stage_by_stage(lecture_server):
         for position, stage in enumerate(WALKTHROUGH[1:], start=2):
             page.keyboard.press("PageDown")
             page.wait_for_function(f"() => ({visible})().includes('step {position} of {len(WALKTHROUGH)}: {stage}')")
-        page.wait_for_timeout(600)  # the newest stage scrolls into view once the kernel has answered
-        last_row = page.locator(".jp-Cell.lecture-current .layernorm-filled-steps tr").last
-        assert last_row.evaluate("row => row.getBoundingClientRect().bottom <= innerHeight + 1"), (
-            "the newest stage is below the screen"
-        )
+        # The newest stage scrolls into view once the kernel has answered: wait for that state.
+        try:
+            page.wait_for_function(NEWEST_STAGE_IN_VIEW, timeout=scaled_ms(10_000))
+        except PlaywrightTimeout:
+            pytest.fail("the newest stage is below the screen", pytrace=False)
         page.screenshot(path=str(ARTIFACTS / "voila" / "presenter_step_9.png"))
         page.keyboard.press("PageUp")
         page.wait_for_function(f"() => ({visible})().includes('step {len(WALKTHROUGH) - 1} of')")
@@ -124,7 +135,7 @@ def test_clicker_keys_present_the_lecture_stage_by_stage(lecture_server):
         page.keyboard.press("PageUp")
         page.wait_for_function(f"() => ({visible})().includes('γ and β: scale and shift')")
         page.reload()  # F5 comes back to the same slide
-        page.wait_for_function("() => window.lecturePresenter && document.querySelector('button')", timeout=180_000)
+        page.wait_for_function(LIVE, timeout=scaled_ms(180_000))
         assert "γ and β: scale and shift" in page.evaluate(visible)
         context.close()
     assert not context.outside_requests, f"the lecture asked outside addresses for: {context.outside_requests}"
@@ -141,16 +152,16 @@ def test_reloading_the_lecture_frees_the_kernels_of_closed_pages(lecture_server)
             page.close()
         page = pages[0]
         page.reload()  # the page's old kernel is now the kernel of a closed page too
-        page.wait_for_function("() => window.lecturePresenter && document.querySelector('button')", timeout=180_000)
-        deadline = time.monotonic() + 10 * CULL_SECONDS + 20
-        while _kernels(lecture_server) > 1 and time.monotonic() < deadline:
+        page.wait_for_function(LIVE, timeout=scaled_ms(180_000))
+        deadline = Deadline(10 * CULL_SECONDS + 20)  # culled after CULL_SECONDS idle, looked for every second
+        while _kernels(lecture_server) > 1 and not deadline.expired():
             time.sleep(0.5)
         left = _kernels(lecture_server)
         page.locator("button", has_text="Next ▶").first.click()  # the open page kept its kernel: widgets answer
-        page.wait_for_function("() => document.body.innerText.includes('step 2 of')", timeout=20_000)
+        page.wait_for_function("() => document.body.innerText.includes('step 2 of')", timeout=scaled_ms(20_000))
         context.close()
     assert most >= 3, f"3 open pages had {most} kernels; the test cannot see culling"
-    assert left == 1, f"{left} kernels left {10 * CULL_SECONDS + 20} s after closing 2 pages and reloading 1"
+    assert left == 1, f"{left} kernels left {deadline} after closing 2 pages and reloading 1"
 
 
 # Every text-bearing element of the current slide that is drawn: its box, and words to name it by.
@@ -195,7 +206,7 @@ def test_every_slide_fits_a_720p_projector_and_nothing_covers_anything(lecture_s
         total = page.evaluate("() => window.lecturePresenter.state.slides.length")
         for index in range(total):
             page.evaluate("(i) => window.lecturePresenter.show(i)", index)
-            page.wait_for_timeout(400)  # widgets lay themselves out after the resize show() sends
+            wait_quiet(page)  # widgets lay themselves out after the resize show() sends: until they are done
             found = page.evaluate(OVERLAPS)
             seen.append(found["count"])
             where = f"slide {index + 1} of {total}"

@@ -58,3 +58,38 @@ async def on_own_server(hub, name: str):
         yield student
     finally:
         await student.stop_server()
+
+
+class Inconclusive(Exception):
+    """A wait ran out while what it waited on never had its chance to act (a starved culler, say): not
+    a product failure. ``retry_once_if_inconclusive`` runs such a test again once and says so."""
+
+
+def retry_once_if_inconclusive(attempt, *args):
+    """``attempt(*args)``; once more when it is inconclusive, saying so; failing (not skipping, which a
+    run with REQUIRE_HUB=1 must never do) with both reasons when it is inconclusive twice."""
+    try:
+        return attempt(*args)
+    except Inconclusive as first:
+        print(f"inconclusive, so tried once more: {first}", file=sys.stderr)
+        try:
+            return attempt(*args)
+        except Inconclusive as second:
+            pytest.fail(f"inconclusive twice (not a product failure): {first}; then: {second}", pytrace=False)
+
+
+def log_offset(path: Path) -> int:
+    """Where the log ends now: what is written after this is new."""
+    return path.stat().st_size
+
+
+def log_since(path: Path, offset: int) -> str:
+    with path.open("rb") as log:
+        log.seek(offset)
+        return log.read().decode("utf-8", "replace")
+
+
+def culler_passes(text: str) -> int:
+    """How many passes the hub's idle culler made in this piece of the hub's log: each pass begins with
+    the culler asking the hub for its users (jupyterhub_idle_culler's GET /hub/api/users)."""
+    return sum("GET /hub/api/users" in line and "idle-culler@" in line for line in text.splitlines())

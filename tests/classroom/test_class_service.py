@@ -23,6 +23,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from patience import Deadline, scaled_s
 
 from classroom.hub.mirror import FOLDER
 from classroom.sim.client import Student
@@ -191,13 +192,13 @@ def test_a_killed_service_is_started_again_and_keeps_every_result(hub, people):
     before = summary(teacher)["results"]
     old = service_pid(hub)
     os.kill(old, signal.SIGKILL)
-    start = time.monotonic()
-    while time.monotonic() - start < 90:
+    start, deadline = time.monotonic(), Deadline(90)
+    while not deadline.expired():
         time.sleep(0.5)
         status, data = run_async(teacher.request(SUMMARY))
         if status == 200:
             break
-    assert status == 200, "the hub did not start the class service again within 90 s"
+    assert status == 200, f"the hub did not start the class service again within {deadline}"
     FIGURES["service back after a kill"] = f"{time.monotonic() - start:.0f} s"
     assert service_pid(hub) != old
     assert json.loads(data)["results"] == before
@@ -287,7 +288,8 @@ async def kernel_checks(hub, student: Student, teacher: Student) -> dict:
             before = exercise(await teacher.json(SUMMARY), "02", "mean")
             checked = time.monotonic()  # from sending the check cell: the check itself, the post, the summary
             answer = await kernel.run(check)
-            while time.monotonic() - checked < 10:
+            shown = Deadline(10)
+            while not shown.expired():
                 now = exercise(await teacher.json(SUMMARY), "02", "mean")
                 if now["attempts"] > before["attempts"]:
                     break
@@ -317,17 +319,18 @@ def test_real_kernels_post_their_checks_and_the_summary_shows_them(hub, people):
         assert run["wrong"][0].startswith("✗ mean:") and run["right"][0].startswith("✓ mean:")
     delays = [run[kind][1] for run in runs for kind in ("wrong", "right")]
     FIGURES["check in a kernel to the summary"] = f"median {statistics.median(delays):.2f} s, max {max(delays):.2f} s"
-    assert max(delays) < 2.0, delays
+    assert max(delays) < scaled_s(2.0), delays  # 2 s on a quiet machine
     after = exercise(summary(teacher, names_too=True), "02", "mean")
     assert after["attempts"] == before["attempts"] + 2 * len(KERNEL_STUDENTS)
     for name in KERNEL_STUDENTS:  # each made the named mistake once, then passed
         assert name in after["names"]["mistakes"]["sum-not-divided"] and name in after["names"]["passed"]
     assert [run["box"] for run in runs] == ["n-1"] * len(runs)
-    deadline = time.monotonic() + 2
-    while time.monotonic() < deadline:
+    deadline = Deadline(2)
+    while not deadline.expired():
         boxes = exercise(summary(teacher, names_too=True), "02", "answer-mean")
         if boxes["attempts"] == len(KERNEL_STUDENTS):
             break
+        time.sleep(0.05)
     assert sorted(boxes["names"]["mistakes"]["n-1"]) == sorted(KERNEL_STUDENTS), boxes
 
 

@@ -17,6 +17,7 @@ import urllib.request
 import uuid
 
 import pytest
+from patience import scaled_ms
 
 from classroom.sim.client import Student
 
@@ -77,7 +78,7 @@ def test_the_live_page_on_a_projector():
             page.wait_for_url("**/hub/**")
             page.goto(f"{hub.url}/services/class/")
             try:
-                page.wait_for_selector("section h2", timeout=15000)
+                page.wait_for_selector("section h2", timeout=scaled_ms(15000))
             except PlaywrightTimeout:
                 ARTIFACTS.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(ARTIFACTS / "class-live-page-failed.png"))
@@ -91,7 +92,7 @@ def test_the_live_page_on_a_projector():
 
             start = time.monotonic()
             assert post(hub, token[STUDENTS[2]], "variance", False, "mean-not-subtracted", "03") == 201
-            page.wait_for_function("document.body.innerText.includes('1 of 3 passed')", timeout=2000)
+            page.wait_for_function("document.body.innerText.includes('1 of 3 passed')", timeout=scaled_ms(2000))
             shown = time.monotonic() - start
             print(f"\nlive page: a post shows within {shown:.2f} s")
 
@@ -106,10 +107,10 @@ def test_the_live_page_on_a_projector():
             page.screenshot(path=str(ARTIFACTS / "class-live-page.png"))
 
             page.click("#names")
-            page.wait_for_function(f"document.body.innerText.includes('{STUDENTS[0]}')", timeout=3000)
+            page.wait_for_function(f"document.body.innerText.includes('{STUDENTS[0]}')", timeout=scaled_ms(3000))
             page.screenshot(path=str(ARTIFACTS / "class-live-page-names.png"))
             page.click("#names")
-            page.wait_for_function(f"!document.body.innerText.includes('{STUDENTS[0]}')", timeout=3000)
+            page.wait_for_function(f"!document.body.innerText.includes('{STUDENTS[0]}')", timeout=scaled_ms(3000))
             csv = page.evaluate(
                 "fetch('api/results.csv', {headers: {'X-XSRFToken': document.querySelector('meta[name=xsrf]').content}})"
                 ".then(r => r.text())"

@@ -12,7 +12,6 @@ import re
 import stat
 import sys
 import threading
-import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -123,10 +122,10 @@ class StandIn(BaseHTTPRequestHandler):
 
     received: list = []
     status = 201
-    delay = 0.0
+    gate = threading.Event()  # the stand-in answers once this is set: a slow service until then
 
     def do_POST(self):  # noqa: N802 (http.server's name)
-        time.sleep(type(self).delay)
+        type(self).gate.wait(30)
         data = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         type(self).received.append((self.headers["Authorization"], data))
         self.send_response(type(self).status)
@@ -138,7 +137,8 @@ class StandIn(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def service():
-    StandIn.received, StandIn.status, StandIn.delay = [], 201, 0.0
+    StandIn.received, StandIn.status, StandIn.gate = [], 201, threading.Event()
+    StandIn.gate.set()
     server = ThreadingHTTPServer(("127.0.0.1", 0), StandIn)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}/services/class/"
@@ -177,11 +177,14 @@ def test_a_verdict_is_sent_with_the_token_and_the_kernels_notebook(service, monk
 
 def test_the_check_never_waits_for_a_slow_service(service, monkeypatch, tmp_path):
     monkeypatch.setattr(class_record, "PENDING", tmp_path / "pending.jsonl")
-    StandIn.delay = 1.0
-    start = time.monotonic()
-    thread = class_record.record(None, "mean", False, "n-1", environ=hub_environ(service))
-    assert time.monotonic() - start < 0.05
-    thread.join(5)
+    StandIn.gate.clear()  # the service does not answer until the test lets it
+    try:
+        thread = class_record.record(None, "mean", False, "n-1", environ=hub_environ(service))
+        assert thread.is_alive() and StandIn.received == [], "the check waited for the service's answer"
+    finally:
+        StandIn.gate.set()
+    thread.join(30)
+    assert not thread.is_alive() and len(StandIn.received) == 1
 
 
 def test_an_unreachable_service_loses_nothing(service, tmp_path):

@@ -12,7 +12,9 @@ import tempfile
 import threading
 from pathlib import Path
 
+from tools.run.busy import busy_loops, take_busy
 from tools.run.env import NOTEBOOKS, ROOT, TESTS, Failure, ensure_env, has_files, run, say
+from tools.run.slowest import print_slowest, report_option
 
 SANITIZE_CFG = TESTS / "nbval_sanitize.cfg"
 EXECUTE_TOOL = ROOT / "tools" / "build" / "execute_notebooks.py"
@@ -58,6 +60,7 @@ FAST_MARKERS = "not browser and not hub and not slow"
 # another. Browser tests marked `beside` start their own server and browser and share nothing with the
 # others, so they run in the other half (test_lecture_fit's walk): both halves take about as long.
 SERVER_MARKERS = "browser and not beside"
+REST_MARKERS = f"not ({SERVER_MARKERS})"  # the other half: exactly what the first does not run
 
 
 def runs_in_two(extra: list[str]) -> bool:
@@ -66,11 +69,11 @@ def runs_in_two(extra: list[str]) -> bool:
     return not any(arg in ("-m", "-k", "-x", "--exitfirst", "--pdb") or arg.startswith("-m") for arg in extra)
 
 
-def run_two(base: list[str], targets: list[str], extra: list[str]) -> tuple[int, int]:
+def run_two(base: list[str], targets: list[str], extra: list[str], reports: Path) -> tuple[int, int]:
     """(the tests' exit code, the Colab-like pass's): the browser tests and then the Colab-like pass live,
-    the rest into a log shown after them."""
-    servers = [*base, "tests", "-m", SERVER_MARKERS, *extra]
-    rest = [*base, *targets, "-m", f"not ({SERVER_MARKERS})", *extra]
+    the rest into a log shown after them; each half's JUnit report (its tests' times) into ``reports``."""
+    servers = [*base, "tests", "-m", SERVER_MARKERS, *report_option(extra, reports / "browser.xml"), *extra]
+    rest = [*base, *targets, "-m", REST_MARKERS, *report_option(extra, reports / "rest.xml"), *extra]
     say("Running the browser tests and, side by side, the rest and the Colab-like pass (their output follows).")
     codes: dict[str, int] = {}
     with tempfile.TemporaryFile("w+", encoding="utf-8") as log:
@@ -97,10 +100,26 @@ def run_two(base: list[str], targets: list[str], extra: list[str]) -> tuple[int,
     return first or codes.get("rest", 1), codes.get("colab", 1)
 
 
-def cmd_test_fast(extra: list[str]) -> int:
+# `--fast` runs on two workers (pytest-xdist; a module's tests stay on one, so its fixtures start once) where
+# there are two cores, and with Hypothesis's "fast" profile (tests/conftest.py): fewer examples for the
+# property tests that do not set their own number. `run.py test` keeps the full count.
+HYPOTHESIS_PROFILE_VARIABLE = "LAYERNORM_HYPOTHESIS_PROFILE"
+
+
+def fast_workers(python: Path, extra: list[str]) -> list[str]:
+    if (os.cpu_count() or 1) < 2 or os.environ.get("LAYERNORM_TEST_WORKERS", "") == "1":
+        return []
+    if any(arg in ("--pdb", "--trace") or arg.startswith(("-n", "--numprocesses")) for arg in extra):
+        return []  # a debugger needs one process; a chosen number of workers is the caller's
+    has_xdist = subprocess.run([str(python), "-c", "import xdist"], capture_output=True).returncode == 0
+    return ["-n", "2", "--dist", "loadfile"] if has_xdist else []
+
+
+def cmd_test_fast(extra: list[str], reports: Path) -> int:
     python = ensure_env()
-    cmd = [str(python), "-m", "pytest", "tests", "-m", FAST_MARKERS, "-q", "-p", "no:cacheprovider", *extra]
-    code = run(cmd)
+    os.environ.setdefault(HYPOTHESIS_PROFILE_VARIABLE, "fast")
+    cmd = [str(python), "-m", "pytest", "tests", "-m", FAST_MARKERS, "-q", "-p", "no:cacheprovider"]
+    code = run([*cmd, *fast_workers(python, extra), *report_option(extra, reports / "fast.xml"), *extra])
     lint = run([str(python), "-m", "ruff", "check", "."])
     say(
         "Fast tests only: notebooks (nbval), browser, hub and slow tests and the Colab-like pass were not run; "
@@ -110,8 +129,19 @@ def cmd_test_fast(extra: list[str]) -> int:
 
 
 def cmd_test(extra: list[str]) -> int:
-    if "--fast" in extra:
-        return cmd_test_fast([arg for arg in extra if arg != "--fast"])
+    """`run.py test [--fast] [--busy N] [PYTEST-OPTIONS]`; ends by naming the ten slowest tests."""
+    busy, extra = take_busy(extra)
+    with busy_loops(busy), tempfile.TemporaryDirectory(prefix="layernorm-test-times-") as folder:
+        reports = Path(folder)
+        try:
+            if "--fast" in extra:
+                return cmd_test_fast([arg for arg in extra if arg != "--fast"], reports)
+            return cmd_test_all(extra, reports)
+        finally:
+            print_slowest(sorted(reports.glob("*.xml")), say)
+
+
+def cmd_test_all(extra: list[str], reports: Path) -> int:
     python = ensure_env()
     targets: list[str] = []
     # `run.py test tests/test_maths.py` runs just that; otherwise everything.
@@ -142,9 +172,9 @@ def cmd_test(extra: list[str]) -> int:
         cmd += ["--nbval-sanitize-with", str(SANITIZE_CFG.relative_to(ROOT))]
     colab_code = None
     if "tests" in targets and runs_in_two(extra):
-        code, colab_code = run_two(cmd, targets, extra)
+        code, colab_code = run_two(cmd, targets, extra, reports)
     else:
-        code = run([*cmd[:3], *targets, *cmd[3:], *extra])
+        code = run([*cmd[:3], *targets, *cmd[3:], *report_option(extra, reports / "all.xml"), *extra])
     if code == 5:
         print(
             "error: no tests were collected, so nothing was checked (a run that tests nothing does not pass)",
