@@ -24,6 +24,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+# torch's CPU kernels as run.py test pins them (tools/run/env.py), also for a plain `pytest`: before any
+# test imports torch, and inherited by the notebook kernels nbval starts.
+from tools.run.env import pinned_kernels  # noqa: E402
+
+os.environ.update(pinned_kernels())
+
 # The lesson's residual matrix exactly as printed, so that exact references start from its decimals.
 LESSON_X_TEXT = (
     ("1.133", "-0.299", "0.503"),

@@ -111,8 +111,26 @@ def ensure_env(venv: Path = VENV, requirements: Path = REQUIREMENTS, base_python
     return venv_python(venv)
 
 
-def child_env() -> dict[str, str]:
+def pinned_kernels() -> dict[str, str]:
+    """On an x86 CPU with AVX-512, torch's CPU kernels pinned to their AVX2 build (``ATEN_CPU_CAPABILITY``), so
+    that stored notebook outputs and the tests' bit-for-bit claims (notebooks 09 and 11: how torch's
+    vectorised kernels round) are the same on every x86 machine; an AVX-512 kernel arranges its sums in 16
+    lanes, not 8. Empty elsewhere, and when the variable is already set. Used by run.py test and execute
+    (and tests/conftest.py), never by run.py lab: a learner sees their own machine's kernels."""
+    if os.environ.get("ATEN_CPU_CAPABILITY"):
+        return {}
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            flags = next((line for line in info if line.startswith("flags")), "").split()
+    except OSError:
+        return {}
+    return {"ATEN_CPU_CAPABILITY": "avx2"} if "avx512f" in flags and "avx2" in flags else {}
+
+
+def child_env(pinned: bool = False) -> dict[str, str]:
     env = dict(os.environ)
+    if pinned:
+        env.update(pinned_kernels())
     # Quieten a debugger notice that every Python 3.11+ kernel prints at start.
     env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
     # Notebook kernels must draw with Jupyter's inline backend; a MPLBACKEND set in the shell
@@ -121,13 +139,15 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def run(cmd: list[str], stdout=None) -> int:
+def run(cmd: list[str], stdout=None, pinned: bool = False) -> int:
     """Run a command in the project folder and return its exit code (its output to ``stdout``, a file, if
     given)."""
     try:
         if stdout is not None:
-            return subprocess.run(cmd, cwd=ROOT, env=child_env(), stdout=stdout, stderr=subprocess.STDOUT).returncode
-        return subprocess.run(cmd, cwd=ROOT, env=child_env()).returncode
+            return subprocess.run(
+                cmd, cwd=ROOT, env=child_env(pinned), stdout=stdout, stderr=subprocess.STDOUT
+            ).returncode
+        return subprocess.run(cmd, cwd=ROOT, env=child_env(pinned)).returncode
     except KeyboardInterrupt:
         return 130
 

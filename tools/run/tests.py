@@ -13,8 +13,15 @@ import threading
 from pathlib import Path
 
 from tools.run.busy import busy_loops, take_busy
-from tools.run.env import NOTEBOOKS, ROOT, TESTS, Failure, ensure_env, has_files, run, say
+from tools.run.env import NOTEBOOKS, ROOT, TESTS, Failure, ensure_env, has_files, say
+from tools.run.env import run as run_unpinned
 from tools.run.slowest import print_slowest, report_option
+
+
+def run(cmd: list[str], stdout=None) -> int:
+    """A test or execute step, with torch's CPU kernels pinned as tools.run.env.pinned_kernels says."""
+    return run_unpinned(cmd, stdout, pinned=True)
+
 
 SANITIZE_CFG = TESTS / "nbval_sanitize.cfg"
 EXECUTE_TOOL = ROOT / "tools" / "build" / "execute_notebooks.py"
