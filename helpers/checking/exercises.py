@@ -45,10 +45,10 @@ PER_FEATURE = (
 @class_record.recorded  # on the class hub, the verdict also goes to the lecturer's page
 def check(step: str, fn) -> CheckResult:
     """Run the learner's ``fn`` for ``step`` on unseen cases; never raises. See the module docstring."""
-    name = str(step).strip().lower().replace("normalize", "normalise")
+    name = _step_name(step)
     if name not in STEPS:
         return CheckResult(
-            str(step), False, f"There is no exercise called {step!r}; the exercises are: {', '.join(STEPS)}."
+            name or "check", False, f"There is no exercise called {_shown(step)}; the exercises are: {', '.join(STEPS)}."
         )
     elsewhere = page.off_the_page(fn)  # a cell that failed to define it: no verdict about older code
     if elsewhere is not None:
@@ -131,6 +131,21 @@ def check(step: str, fn) -> CheckResult:
         )
     where = _first_difference(value, case.expected)
     return _failure(name, case, f"Your result differs from LayerNorm's {where}.", got=value)
+
+
+def _step_name(step) -> str:
+    """The step's name as the exercises spell it, or "" when ``step`` is not text that can be read."""
+    try:
+        return str(step).strip().lower().replace("normalize", "normalise")
+    except Exception:  # noqa: BLE001 — an object whose str raises: no exercise is called that
+        return ""
+
+
+def _shown(step) -> str:
+    try:
+        return repr(step)[:80]
+    except Exception:  # noqa: BLE001
+        return f"a {type(step).__name__}"
 
 
 def _vectorised(fn, right: str, count: int) -> CheckResult:
