@@ -48,9 +48,13 @@ def check(step: str, fn) -> CheckResult:
     name = _step_name(step)
     if name not in STEPS:
         return CheckResult(
-            name or "check", False, f"There is no exercise called {_shown(step)}; the exercises are: {', '.join(STEPS)}."
+            name or "check",
+            False,
+            f"There is no exercise called {_shown(step)}; the exercises are: {', '.join(STEPS)}.",
         )
-    elsewhere = page.off_the_page(fn)  # a cell that failed to define it: no verdict about older code
+    elsewhere = page.off_the_page(
+        fn, None if name == "module" else name
+    )  # a cell that failed to define it: no verdict about older code
     if elsewhere is not None:
         return CheckResult(name, False, elsewhere, "off-the-page")
     if name == "module":
