@@ -253,9 +253,14 @@ def _summary(found) -> str:
     widths = sorted({np.shape(case.args[0])[-1] for case in found})
     shapes = "matrices" if any(np.ndim(case.args[0]) == 2 for case in found) else "rows"
     inputs = [np.atleast_2d(np.asarray(case.args[0], dtype=np.float64)) for case in found]
-    parts = [f"{shapes} with {', '.join(map(str, widths))} values per row"]
+    listed = ", ".join(map(str, widths[:-1])) + (" and " if len(widths) > 1 else "") + str(widths[-1])
+    parts = [f"{shapes} with {listed} values per row"]
     if any(np.any(np.all(x == x[:, :1], axis=-1)) for x in inputs):
         parts.append("a constant row")
+    with np.errstate(all="ignore"):
+        spread = [np.abs(x - x.mean(-1, keepdims=True)) / x.std(-1, keepdims=True) for x in inputs]
+    if any(np.nanmax(np.where(np.isfinite(z), z, 0.0)) > 5 for z in spread):
+        parts.append("one value far out")
     if any(case.far for case in found):
         kinds = sorted({"float32" if c.dtype == np.float32 else "float64" for c in found if c.far_from_zero})
         parts.append("values far from zero" + (f" (in {' and '.join(kinds)})" if kinds else ""))

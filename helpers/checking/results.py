@@ -166,13 +166,30 @@ def match_mistake(step: str, outcomes):
 
 
 def _one_pass_pattern(outcomes) -> bool:
-    """Right (to the tolerance) on every case but some far from zero for their precision, and wrong there."""
+    """Right (to the tolerance) on every case but some far from zero for their precision, and wrong there
+    the way the one-pass variance is: a wrong variance only rescales each row, so each row of a normalised
+    result is a positive multiple of x̂ (or NaN or infinite, where the variance came out negative or 0)."""
     wrong = [
-        case
+        (case, value)
         for case, value in outcomes
         if value is None or np.shape(value) != case.expected.shape or not close(value, case.expected, case)
     ]
-    return bool(wrong) and all(case.far_from_zero for case in wrong)
+    return bool(wrong) and all(case.far_from_zero and _rescaled(value, case.expected) for case, value in wrong)
+
+
+def _rescaled(value, expected) -> bool:
+    """Each row of ``value`` is a positive multiple of the same row of ``expected`` (to 1e-3 of its size), or
+    holds NaN or infinity; always True for a single number (a variance or a std has no pattern to keep)."""
+    if value is None or np.ndim(expected) == 0:
+        return value is not None
+    n = np.shape(expected)[-1]
+    for got, right in zip(np.reshape(value, (-1, n)), np.reshape(expected, (-1, n))):
+        if not np.all(np.isfinite(got)) or not np.any(right):
+            continue  # a NaN or an infinity: the variance went negative or 0; x̂ = 0: no pattern to keep
+        scale = float(got @ right) / float(right @ right)
+        if not scale > 0 or np.max(np.abs(got - scale * right)) > 1e-3 * scale * np.max(np.abs(right)):
+            return False
+    return True
 
 
 def values_text(value, limit: int = 8) -> str:

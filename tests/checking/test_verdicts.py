@@ -253,7 +253,8 @@ def test_the_pass_sentence_is_read_off_the_cases():
     words = check("scale_shift", SOLUTIONS["scale_shift"]).diagnosis
     assert "float64 only" in words and "constant" not in words and "far from zero" not in words
     words = check("variance", SOLUTIONS["variance"]).diagnosis
-    assert "far from zero (in float32 and float64)" in words and "constant row" in words and "32 values" in words
+    assert "far from zero (in float32 and float64)" in words and "constant row" in words and "128 values" in words
+    assert "one value far out" in words
 
 
 def test_the_class_page_names_a_key_in_words_true_for_every_step():
