@@ -75,6 +75,7 @@ def _check_module(module) -> CheckResult:
         return fail(scalar, "scalar-gamma")
     widths = WIDTHS if isinstance(module, type) else (_width(module),)
     wide = False  # γ and β of shape (1, n): accepted, and said so
+    earlier, checked = [], []  # the batches of the widths already found right, and those widths
     for n in widths:
         if n is None:
             return fail(
@@ -125,12 +126,13 @@ def _check_module(module) -> CheckResult:
                 np.float32 if dtype == "float32" else np.float64,
             )
             outcomes.append((case, result))
-        problem = _compare(outcomes)
+        problem = _compare(outcomes, earlier, checked)
         if problem is not None:
             return fail(*problem)
         problem = gamma_beta_and_gradients(layer, n, rng)
         if problem is not None:
             return fail(*problem)
+        earlier, checked = earlier + outcomes, checked + [n]
         if n == widths[0]:
             first = (layer, n)
     problem, unchecked = own_eps(module, *first, rng)  # after the widths: a hard-coded width is named first
@@ -146,7 +148,8 @@ def _check_module(module) -> CheckResult:
         "module",
         True,
         f"right on {count} unseen batches ({_and(widths)} features, float32 and float64, near zero and far "
-        "from it, of small spread and with a value far out); γ and β are learnable and its gradients are "
+        "from it, of small spread" + (" and with a value far out" if max(widths) >= WIDE else "") + "); "
+        "γ and β are learnable and its gradients are "
         "LayerNorm's" + (f"; {unchecked}." if unchecked else ".") + shape,
         count=count,
     )
@@ -192,9 +195,10 @@ def _and(items) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _compare(outcomes):
+def _compare(outcomes, earlier=(), checked=()):
     """None when every batch's output is LayerNorm's; else the failure's words, the named mistake's if
-    one explains every batch (the one-pass variance shown on the batch far from zero where it fails)."""
+    one explains every batch, those of the ``earlier`` widths (all right) included (the one-pass variance
+    shown on the batch far from zero where it fails); a formula that changes with the width is said so."""
     wrong = [(case, result) for case, result in outcomes if not close(result, case.expected, case)]
     if not wrong:
         return None
@@ -211,7 +215,14 @@ def _compare(outcomes):
             f"Looks like a known mistake: {scale.name} (with γ = 1 and β = 0 every output is 1). {scale.advice(x)}",
             scale.key,
         )
-    mistake = match_mistake("layer_norm", outcomes)
+    mistake = match_mistake("layer_norm", [*earlier, *outcomes])
+    if mistake is None and checked:
+        n = np.shape(x)[-1]
+        return shown(
+            f"It is right at {_and(checked)} features but not at {n}: something in it depends on the width, "
+            "and its output there differs from LayerNorm (with γ = 1, β = 0 as a new layer starts).",
+            None,
+        )
     if mistake is None:
         return shown("Its output differs from LayerNorm (with γ = 1, β = 0 as a new layer starts).", None)
     if mistake.key == "one-pass":

@@ -92,6 +92,16 @@ def test_wrong_gradients_never_get_a_check(module, words):
     assert result.mistake in ("not-differentiable", None), result
 
 
+def test_a_custom_backward_is_not_told_it_detaches_its_statistics():
+    result = check("module", variant(norm=lambda x, m, v, eps: _WrongBackward.apply(x, eps)))
+    assert not result.passed and "backward" in result.diagnosis and ".detach()" not in result.diagnosis, result
+
+
+def test_the_check_of_a_narrow_instance_does_not_claim_a_value_far_out():
+    result = check("module", variant()(4))
+    assert result.passed and "far out" not in result.diagnosis, result
+
+
 def test_wrong_gradients_for_gamma_are_caught():
     class Affine(torch.autograd.Function):
         @staticmethod
@@ -135,7 +145,8 @@ def test_a_formula_that_changes_with_the_width_never_gets_a_check(width):
     def unbiased_when_wide(x):
         return x.mean(-1, keepdim=True), x.var(-1, keepdim=True, unbiased=x.shape[-1] >= width)
 
-    assert not check("module", variant(stats=unbiased_when_wide)).passed
+    result = check("module", variant(stats=unbiased_when_wide))
+    assert not result.passed and result.mistake != "n-1", result  # right at some widths: not n − 1 as such
     assert not check("variance", lambda r: np.var(r, ddof=1 if len(r) >= width else 0)).passed
     assert not check("mean", lambda r: float(np.mean(np.asarray(r)[: width - 1]))).passed
     assert not check(
