@@ -43,12 +43,20 @@ def _no_super(error) -> bool:
 
 def check_module(module) -> CheckResult:
     """Check ``module`` (a class or an instance); never raises."""
+    threads = None
     try:
+        import torch
+
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)  # batches this small gain nothing from more threads, and cost CPU time
         return _check_module(module)
     except Exception as error:  # noqa: BLE001 — the learner's module may fail in ways no check foresaw
         return CheckResult(
             "module", False, f"Checking your module failed with {type(error).__name__}: {error}"[:400], "exception"
         )
+    finally:
+        if threads is not None:
+            torch.set_num_threads(threads)
 
 
 def _check_module(module) -> CheckResult:
