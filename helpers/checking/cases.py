@@ -178,6 +178,8 @@ def matrices() -> list[tuple[str, np.ndarray]]:
     )
     found.append(("a 2 × 3 matrix of small spread (σ² ≈ 1e-4)", np.round(rng.normal(0, 0.01, (2, 3)), 5)))
     found.append((f"a 2 × {WIDE} matrix, one value far out in each row (x̂ ≈ 11 there)", wide_row(2)))
+    again = np.round(np.random.default_rng(SEED + 6).normal(0, 1, (4, 3)), 3)
+    found.append(("another random 4 × 3 matrix (the same shape as the first)", again))
     return found
 
 

@@ -215,7 +215,24 @@ def _compare(outcomes, earlier=(), checked=()):
 
     def shown(words, key, where=(case, result)):
         (at, got), data = where, where[0].args[0]
-        return (words, key, at.label, values_text(at.expected[0, 0]), values_text(got[0, 0]), values_text(data[0, 0]))
+        n = np.shape(data)[-1]
+        tokens = np.abs(np.reshape(got, (-1, n)) - np.reshape(at.expected, (-1, n)))
+        worst = int(np.argmax(np.where(np.isnan(tokens), np.inf, tokens).max(axis=-1)))  # where it shows most
+        b, t = divmod(worst, np.shape(data)[1])
+        label = at.label.replace("first token", f"token {t + 1} of sequence {b + 1}") if worst else at.label
+        part = slice(None)
+        if n > 8:  # a wide token: the eight features around its largest difference
+            j = int(np.nanargmax(np.where(np.isnan(tokens[worst]), np.inf, tokens[worst])))
+            part = slice(min(max(0, j - 3), n - 8), min(max(0, j - 3), n - 8) + 8)
+            label += f", features {part.start + 1} to {part.stop}"
+        return (
+            words,
+            key,
+            label,
+            values_text(at.expected[b, t][part]),
+            values_text(got[b, t][part]),
+            values_text(data[b, t][part]),
+        )
 
     if close(result, np.ones_like(result), case):
         scale = [m for m in mistakes("scale_shift") if m.key == "gamma-beta-swapped"][0]
@@ -227,8 +244,8 @@ def _compare(outcomes, earlier=(), checked=()):
     if mistake is None and checked:
         n = np.shape(x)[-1]
         return shown(
-            f"It is right at {_and(checked)} features but not at {n}: something in it depends on the width, "
-            "and its output there differs from LayerNorm (with γ = 1, β = 0 as a new layer starts).",
+            f"It is right at {_and(checked)} features, but at {n} its output differs from LayerNorm (with "
+            "γ = 1, β = 0 as a new layer starts).",
             None,
         )
     if mistake is None:

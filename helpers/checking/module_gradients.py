@@ -152,7 +152,7 @@ def _wrong(what, theirs, right, inputs, custom):
             if _same(theirs[what], reference(x, g, b, upstream, detach)[what]):
                 return (
                     f"Gradients do not flow through {words}: its output is right, but its gradient for the "
-                    f"input is not LayerNorm's, as if {words} were constants. Keep the statistics in the graph: "
+                    f"input is not LayerNorm's, as if {words} were constant. Keep the statistics in the graph: "
                     "no .detach() and no torch.no_grad() around them.",
                     "not-differentiable",
                     "a 4-row batch with γ and β set, a random upstream gradient; first row of the input's gradient",

@@ -244,3 +244,24 @@ def test_a_missing_parameter_is_named(params, words):
     result = check("module", variant(params=params))
     assert not result.passed and words in result.diagnosis, result
     assert "γ and β need one number per feature" not in result.diagnosis, result
+
+
+def test_a_function_that_keeps_statistics_from_a_call_of_the_same_shape_never_gets_a_check():
+    kept = {}
+
+    def layer_norm(x, eps):
+        if x.shape not in kept:
+            kept[x.shape] = (x.mean(-1, keepdims=True), x.var(-1, keepdims=True))
+        mean, var = kept[x.shape]
+        return (x - mean) / np.sqrt(var + eps)
+
+    result = check("layer_norm", layer_norm)
+    assert not result.passed and result.mistake != "one-pass", result
+
+
+def test_a_wide_failure_shows_the_features_where_it_differs():
+    def clipped(x, mean, var, eps):
+        return ((x - mean) / torch.sqrt(var + eps)).clamp(-3, 3)
+
+    result = check("module", variant(norm=clipped))
+    assert not result.passed and result.expected != result.got and "features" in result.case, result
