@@ -18,6 +18,7 @@ a function no cell defines (a library's, a lambda) is judged as before. It never
 from __future__ import annotations
 
 import ast
+import dis
 import functools
 import inspect
 import linecache
@@ -249,12 +250,29 @@ def _off_the_page(fn, step) -> str | None:
     history = list(getattr(found.history_manager, "input_hist_raw", []) or [])
     newest, how = _newest(history, name, found)
     if newest is None and step and step != name:  # a lambda, a wrapper: the exercise's own name
-        return _about(found, fn, step, code, history, *_newest(history, step, found))
+        said = _about(found, fn, step, code, history, *_newest(history, step, found))
+        return said if said is not None or name is not None or code is None else _called(found, code, history)
     said = _about(found, fn, name, code, history, newest, how) if newest is not None else None
     if said is None and isinstance(fn, functools.partial) and step and step != name:
         newest, how = _newest(history, step, found)  # `normalise = partial(f)`: the cell binding the step's name
         return _about(found, fn, step, None, history, newest, how) if newest is not None else None
-    return said
+    return said if said is not None or name is not None or code is None else _called(found, code, history)
+
+
+def _called(found, code, history) -> str | None:
+    """For a lambda (``check('mean', lambda r: mean(tuple(r)))``): the sentence about the first function it
+    calls by name whose newest defining cell failed, or None."""
+    names = [i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")]
+    for called in list(dict.fromkeys(names))[:20]:  # the names it reads as globals, not attributes (np.mean)
+        bound = (getattr(found, "user_ns", None) or {}).get(called)
+        if bound is None or not callable(bound):
+            continue
+        newest, how = _newest(history, called, found)
+        _, inner = _code_of(bound)
+        said = _about(found, bound, called, inner, history, newest, how) if newest is not None else None
+        if said is not None:
+            return said
+    return None
 
 
 def _about(found, fn, name, code, history, newest, how) -> str | None:

@@ -76,7 +76,9 @@ class _WrongBackward(torch.autograd.Function):
     "module, words",
     [
         (
-            variant(stats=lambda x: (x.mean(-1, keepdim=True).detach(), x.var(-1, keepdim=True, unbiased=False).detach())),
+            variant(
+                stats=lambda x: (x.mean(-1, keepdim=True).detach(), x.var(-1, keepdim=True, unbiased=False).detach())
+            ),
             "mean and the variance",
         ),
         (variant(stats=_no_grad_var), "variance"),
@@ -149,9 +151,7 @@ def test_a_formula_that_changes_with_the_width_never_gets_a_check(width):
     assert not result.passed and result.mistake != "n-1", result  # right at some widths: not n − 1 as such
     assert not check("variance", lambda r: np.var(r, ddof=1 if len(r) >= width else 0)).passed
     assert not check("mean", lambda r: float(np.mean(np.asarray(r)[: width - 1]))).passed
-    assert not check(
-        "std", lambda r, eps: np.sqrt(np.var(r, ddof=1 if len(r) >= width else 0) + eps)
-    ).passed
+    assert not check("std", lambda r, eps: np.sqrt(np.var(r, ddof=1 if len(r) >= width else 0) + eps)).passed
 
 
 # ---------------------------------------------------------------- ε

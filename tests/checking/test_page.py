@@ -194,3 +194,22 @@ def test_an_alias_of_the_older_function_is_not_said_to_come_from_a_cell_that_sto
     assert "before defining" not in result.diagnosis and "ValueError" in result.diagnosis, result
     result = run(shell, BAD, "old = normalise", "1 / 0\n" + GOOD, "result = check('normalise', old)")
     assert judged_nothing(result) and "before defining" in result.diagnosis, result
+
+
+def test_a_lambda_calling_older_code_after_a_failed_cell_is_not_judged(shell):
+    result = run(
+        shell,
+        "import functools\n@functools.lru_cache\ndef mean(row):\n    return sum(row) / len(row)\n",
+        "def mean(row):\n    return sum(row) / len(row\n",
+        "result = check('mean', lambda row: mean(tuple(row)))",
+    )
+    assert judged_nothing(result) and "`mean`" in result.diagnosis, result
+
+
+def test_a_lambda_reading_an_attribute_of_the_same_name_is_judged(shell):
+    result = run(
+        shell,
+        "def mean(row):\n    return sum(row) / len(row\n",
+        "result = check('variance', lambda row: np.mean((np.asarray(row) - np.mean(row)) ** 2))",
+    )
+    assert result.passed, result
