@@ -209,6 +209,7 @@ def test_a_lambda_calling_older_code_after_a_failed_cell_is_not_judged(shell):
 def test_a_lambda_reading_an_attribute_of_the_same_name_is_judged(shell):
     result = run(
         shell,
+        "def mean(row):\n    return sum(row) / len(row)\n",
         "def mean(row):\n    return sum(row) / len(row\n",
         "result = check('variance', lambda row: np.mean((np.asarray(row) - np.mean(row)) ** 2))",
     )
