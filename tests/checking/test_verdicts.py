@@ -266,3 +266,16 @@ def test_the_class_page_names_a_key_in_words_true_for_every_step():
         entries = [m for m in catalogue.MISTAKES if m.key == key]
         if len({m.name for m in entries}) > 1:
             assert key in catalogue.LABELS, key  # a key with several names gets one that fits every step
+
+
+def test_a_sentence_about_a_batch_reads_its_tokens_as_rows():
+    from helpers.checking.mistakes.sentences import Context
+
+    rng = np.random.default_rng(3)
+    batch = np.round(rng.normal(0, 1, (2, 4, 3)), 3)
+    assert not Context(batch).constant  # no token is constant, though a column of tokens might look so
+    batch[0, :, 0] = 1.0  # the first feature of every token of sequence 1: still no constant token
+    assert not Context(batch).constant
+    assert Context(batch).variance == pytest.approx(float(np.min(batch.reshape(-1, 3).var(axis=-1))))
+    batch[1, 2] = 0.5  # one constant token
+    assert Context(batch).constant
