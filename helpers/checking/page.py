@@ -315,7 +315,8 @@ def _about(found, fn, name, code, history, newest, how) -> str | None:
         return (
             f"Cell [{newest}] defines `{name}` only inside a block (an if, for, with or try), and the {what} "
             f"checked is still the one cell [{origin}] defined, not the one cell [{newest}] defines: that "
-            "block's definition did not run, or the name was bound again; nothing is judged until then."
+            f"block's definition did not run, or the name was bound again: run the cell defining the `{name}` "
+            "you want checked, then this check again; nothing is judged until then."
         )
     return (
         f"The {what} checked is the one cell [{origin}] defined, not the one cell [{newest}] defines now (an "
