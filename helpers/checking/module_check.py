@@ -49,7 +49,12 @@ def check_module(module) -> CheckResult:
 
         threads = torch.get_num_threads()
         torch.set_num_threads(1)  # batches this small gain nothing from more threads, and cost CPU time
-        return _check_module(module)
+        dtype = _dtype_of(module)
+        try:
+            return _check_module(module)
+        finally:
+            if dtype is not None:
+                module.to(dtype)  # an instance is moved to float32 and float64 by the check: put it back
     except Exception as error:  # noqa: BLE001 — the learner's module may fail in ways no check foresaw
         return CheckResult(
             "module", False, f"Checking your module failed with {type(error).__name__}: {error}"[:400], "exception"
@@ -57,6 +62,18 @@ def check_module(module) -> CheckResult:
     finally:
         if threads is not None:
             torch.set_num_threads(threads)
+
+
+def _dtype_of(module):
+    """An instance's floating-point dtype (that of its first parameter), or None."""
+    import torch
+
+    if isinstance(module, type) or not isinstance(module, torch.nn.Module):
+        return None
+    try:
+        return next((p.dtype for p in module.parameters() if p.is_floating_point()), None)
+    except Exception:  # noqa: BLE001 — a learner's parameters() may raise: the check says so
+        return None
 
 
 def _check_module(module) -> CheckResult:

@@ -265,3 +265,10 @@ def test_a_wide_failure_shows_the_features_where_it_differs():
 
     result = check("module", variant(norm=clipped))
     assert not result.passed and result.expected != result.got and "features" in result.case, result
+
+
+def test_an_instance_is_left_in_its_own_precision():
+    layer = variant()(4)
+    assert check("module", layer).passed
+    assert all(p.dtype == torch.float32 for p in layer.parameters())
+    assert layer(torch.ones(2, 4)).dtype == torch.float32
