@@ -1,7 +1,7 @@
 """Check a learner's own code: ``helpers.checking.exercises.check("mean", mean)`` in the "Your turn" cells.
 
-``check(step, fn)`` runs ``fn`` on cases the learner has not seen (random rows of other widths, row 5,
-a constant row, values far from zero, float32 and float64), compares every result with
+``check(step, fn)`` runs ``fn`` on cases the learner has not seen (random rows of other widths, a row of 128
+with one value far out, row 5, a constant row, values far from zero, float32 and float64), compares every result with
 :func:`helpers.core.formula.layer_norm_forward`, and returns a :class:`CheckResult`: ✓, or ✗ with the first
 failing input, the expected and the returned values, and a diagnosis that names the mistake the
 result matches (dividing by n − 1, ε outside the root, the wrong axis, …). It never raises: an
