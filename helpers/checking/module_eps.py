@@ -19,15 +19,16 @@ OTHER_EPS = 0.1  # a module that ignores its eps (a hard-coded 1e-5) shows with 
 
 
 def built_with_eps(cls, n):
-    """``cls`` built for ``n`` features with eps=OTHER_EPS, as a second argument or by keyword: (the layer,
-    None), or (None, the first failure's sentence)."""
-    first = run_call(cls, (n, OTHER_EPS))
+    """``cls`` built for ``n`` features with eps=OTHER_EPS, by keyword or else as the second argument (by
+    keyword first: a second argument that is not ε must not be taken for it): (the layer, None), or (None,
+    the positional failure's sentence)."""
+    first = run_call(lambda: cls(n, eps=OTHER_EPS), ())
     if first.problem is None:
         return first.value, None
-    second = run_call(lambda: cls(n, eps=OTHER_EPS), ())
+    second = run_call(cls, (n, OTHER_EPS))
     if second.problem is None:
         return second.value, None
-    return None, first.problem
+    return None, second.problem
 
 
 def own_eps(module, layer, n, rng):

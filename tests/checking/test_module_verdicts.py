@@ -272,3 +272,11 @@ def test_an_instance_is_left_in_its_own_precision():
     assert check("module", layer).passed
     assert all(p.dtype == torch.float32 for p in layer.parameters())
     assert layer(torch.ones(2, 4)).dtype == torch.float32
+
+
+def test_eps_is_given_by_name_where_the_second_argument_is_something_else():
+    class AffineFirst(variant()):
+        def __init__(self, n, affine=True, eps=1e-5):
+            super().__init__(n, eps)
+
+    assert check("module", AffineFirst).passed, check("module", AffineFirst)
