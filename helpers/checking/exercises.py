@@ -31,7 +31,7 @@ import numpy as np
 from helpers.checking import class_record, page, structure
 from helpers.checking.cases import STEPS, Case, cases
 from helpers.checking.reading import numbers_of, problem_key, read_result
-from helpers.checking.results import CheckResult, close, match_mistake, run_call, values_text
+from helpers.checking.results import CheckResult, close, match_mistake, one_torch_thread, run_call, values_text
 from helpers.core.layernorm import DEFAULT_EPS
 
 SCALAR_STEPS = ("mean", "variance", "std")
@@ -45,6 +45,11 @@ PER_FEATURE = (
 @class_record.recorded  # on the class hub, the verdict also goes to the lecturer's page
 def check(step: str, fn) -> CheckResult:
     """Run the learner's ``fn`` for ``step`` on unseen cases; never raises. See the module docstring."""
+    with one_torch_thread():
+        return _check(step, fn)
+
+
+def _check(step, fn) -> CheckResult:
     name = _step_name(step)
     if name not in STEPS:
         return CheckResult(

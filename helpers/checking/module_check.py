@@ -23,7 +23,7 @@ from helpers.checking.cases import SEED, WIDE, Case, mistakes
 from helpers.checking.module_eps import own_eps
 from helpers.checking.module_forward import forward as _forward
 from helpers.checking.module_gradients import gamma_beta_and_gradients
-from helpers.checking.results import CheckResult, close, match_mistake, run_call, values_text
+from helpers.checking.results import CheckResult, close, match_mistake, one_torch_thread, run_call, values_text
 from helpers.core.formula import layer_norm_forward
 from helpers.core.layernorm import DEFAULT_EPS
 
@@ -43,25 +43,20 @@ def _no_super(error) -> bool:
 
 def check_module(module) -> CheckResult:
     """Check ``module`` (a class or an instance); never raises."""
-    threads = None
     try:
-        import torch
+        import torch  # noqa: F401 — imported here, so that one_torch_thread finds it
 
-        threads = torch.get_num_threads()
-        torch.set_num_threads(1)  # batches this small gain nothing from more threads, and cost CPU time
         dtype = _dtype_of(module)
-        try:
-            return _check_module(module)
-        finally:
-            if dtype is not None:
-                module.to(dtype)  # an instance is moved to float32 and float64 by the check: put it back
+        with one_torch_thread():  # batches this small gain nothing from more threads, and cost CPU time
+            try:
+                return _check_module(module)
+            finally:
+                if dtype is not None:
+                    module.to(dtype)  # an instance is moved to float32 and float64 by the check: put it back
     except Exception as error:  # noqa: BLE001 — the learner's module may fail in ways no check foresaw
         return CheckResult(
             "module", False, f"Checking your module failed with {type(error).__name__}: {error}"[:400], "exception"
         )
-    finally:
-        if threads is not None:
-            torch.set_num_threads(threads)
 
 
 def _dtype_of(module):

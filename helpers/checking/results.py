@@ -8,7 +8,9 @@ both of them, so that neither imports the other for these.
 
 from __future__ import annotations
 
+import contextlib
 import html
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -72,6 +74,26 @@ class CheckResult:
 
 # ---------------------------------------------------------------------------------------------
 # Calling the learner's function
+
+
+@contextlib.contextmanager
+def one_torch_thread():
+    """While checking, torch (when the learner's code has imported it) computes on one thread: the cases
+    are small, and more threads only spend CPU time waiting. Put back afterwards; never raises."""
+    torch = sys.modules.get("torch")
+    threads = None
+    try:
+        threads = torch.get_num_threads() if torch is not None else None
+        if threads is not None and threads != 1:
+            torch.set_num_threads(1)
+    except Exception:  # noqa: BLE001 — an odd torch: check as it is
+        threads = None
+    try:
+        yield
+    finally:
+        with contextlib.suppress(Exception):
+            if threads is not None and threads != 1:
+                torch.set_num_threads(threads)
 
 
 @dataclass

@@ -280,3 +280,10 @@ def test_eps_is_given_by_name_where_the_second_argument_is_something_else():
             super().__init__(n, eps)
 
     assert check("module", AffineFirst).passed, check("module", AffineFirst)
+
+
+def test_the_learners_torch_threads_are_put_back():
+    before = torch.get_num_threads()
+    check("module", variant())
+    check("layer_norm", lambda x, eps: torch.nn.functional.layer_norm(torch.as_tensor(x), x.shape[-1:], eps=eps))
+    assert torch.get_num_threads() == before
