@@ -5,7 +5,7 @@
 The steps and the named mistakes come from the one catalogue, helpers/checking/mistakes/ (through
 helpers/checking/cases.py for the code checker), so a mistake added there is accepted here
 without a second list to keep in step. The other keys are the
-outcomes helpers/checking/results.py, exercises.py and module_check.py name in place (a stub, a time-out,
+outcomes helpers/checking/results.py, exercises.py, page.py and module_*.py name in place (a stub, a time-out,
 the wrong type, ...); tests/classroom/test_class_service_units.py checks this list against
 those files.
 """

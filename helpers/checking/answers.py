@@ -250,10 +250,8 @@ def _sign_slip(quantity: str, value: float, expected: float, by_hand, room: floa
         return None
     if abs(value + expected) > room and (by_hand is None or abs(value + by_hand) > room):
         return None
-    return (
-        "A sign slip: the size is right, but the answer is "
-        f"{'positive' if expected > 0 else 'negative'}. {_SIGN_TIPS[quantity]}"
-    )
+    right, theirs = ("positive", "negative") if expected > 0 else ("negative", "positive")
+    return f"A sign slip: your answer is {theirs}, but the right one is {right} (the size is right). {_SIGN_TIPS[quantity]}"
 
 
 def _drift(value: float, expected: float, places: int) -> str:

@@ -132,7 +132,22 @@ def rows() -> list[tuple[str, np.ndarray]]:
     )
     found.append(("a constant row far from zero (every value 10000.3)", np.full(3, 10000.3)))
     found.append(("a row far from zero in float64 (100,000,000 added to 0, 1, 2)", 1e8 + np.array([0.0, 1.0, 2.0])))
+    found.append((f"a wide row of {WIDE} values, one far out (x̂ ≈ 11 there)", wide_row()))
     return found
+
+
+WIDE = 128  # a row this wide, with one value far out, has |x̂| ≈ 11: clipping x̂, or a formula that
+# changes past 32 or 64 values, shows on it
+
+
+def wide_row(rows: int = 0) -> np.ndarray:
+    """A row of WIDE values near zero with one far out (its x̂ ≈ 11); ``rows`` > 0: a matrix of that many
+    such rows, the far value in a different column of each."""
+    rng = np.random.default_rng(SEED + 5)
+    x = np.round(rng.normal(0, 1, (max(rows, 1), WIDE)), 3)
+    for i in range(len(x)):
+        x[i, (17 + 41 * i) % WIDE] = 100.0 * (-1) ** i
+    return x if rows else x[0]
 
 
 def matrices() -> list[tuple[str, np.ndarray]]:
@@ -162,6 +177,9 @@ def matrices() -> list[tuple[str, np.ndarray]]:
         )
     )
     found.append(("a 2 × 3 matrix of small spread (σ² ≈ 1e-4)", np.round(rng.normal(0, 0.01, (2, 3)), 5)))
+    found.append((f"a 2 × {WIDE} matrix, one value far out in each row (x̂ ≈ 11 there)", wide_row(2)))
+    again = np.round(np.random.default_rng(SEED + 6).normal(0, 1, (4, 3)), 3)
+    found.append(("another random 4 × 3 matrix (the same shape as the first)", again))
     return found
 
 
@@ -192,7 +210,7 @@ def cases(step: str, eps: float = DEFAULT_EPS) -> list[Case]:
         return found
     if step == "layer_norm":
         found = [Case(label, (x, eps), _forward(x, eps)[0], x.dtype.type, step) for label, x in matrices()]
-        label, x = matrices()[-1]  # a larger ε, so that a function ignoring its ε argument shows
+        label, x = next(m for m in matrices() if "small spread" in m[0])  # a larger ε: one ignoring its ε shows
         return found + [Case(label + ", with ε = 0.01", (x, 1e-2), _forward(x, 1e-2)[0], step=step)]
     if step == "scale_shift":
         rng = np.random.default_rng(SEED + 2)

@@ -1,7 +1,7 @@
 """Check a learner's own code: ``helpers.checking.exercises.check("mean", mean)`` in the "Your turn" cells.
 
-``check(step, fn)`` runs ``fn`` on cases the learner has not seen (random rows of other widths, row 5,
-a constant row, values far from zero, float32 and float64), compares every result with
+``check(step, fn)`` runs ``fn`` on cases the learner has not seen (random rows of other widths, a row of 128
+with one value far out, row 5, a constant row, values far from zero, float32 and float64), compares every result with
 :func:`helpers.core.formula.layer_norm_forward`, and returns a :class:`CheckResult`: ✓, or ✗ with the first
 failing input, the expected and the returned values, and a diagnosis that names the mistake the
 result matches (dividing by n − 1, ε outside the root, the wrong axis, …). It never raises: an
@@ -31,7 +31,7 @@ import numpy as np
 from helpers.checking import class_record, page, structure
 from helpers.checking.cases import STEPS, Case, cases
 from helpers.checking.reading import numbers_of, problem_key, read_result
-from helpers.checking.results import CheckResult, close, match_mistake, run_call, values_text
+from helpers.checking.results import CheckResult, close, match_mistake, one_torch_thread, run_call, values_text
 from helpers.core.layernorm import DEFAULT_EPS
 
 SCALAR_STEPS = ("mean", "variance", "std")
@@ -45,12 +45,21 @@ PER_FEATURE = (
 @class_record.recorded  # on the class hub, the verdict also goes to the lecturer's page
 def check(step: str, fn) -> CheckResult:
     """Run the learner's ``fn`` for ``step`` on unseen cases; never raises. See the module docstring."""
-    name = str(step).strip().lower().replace("normalize", "normalise")
+    with one_torch_thread():
+        return _check(step, fn)
+
+
+def _check(step, fn) -> CheckResult:
+    name = _step_name(step)
     if name not in STEPS:
         return CheckResult(
-            str(step), False, f"There is no exercise called {step!r}; the exercises are: {', '.join(STEPS)}."
+            name or "check",
+            False,
+            f"There is no exercise called {_shown(step)}; the exercises are: {', '.join(STEPS)}.",
         )
-    elsewhere = page.off_the_page(fn)  # a cell that failed to define it: no verdict about older code
+    elsewhere = page.off_the_page(
+        fn, None if name == "module" else name
+    )  # a cell that failed to define it: no verdict about older code
     if elsewhere is not None:
         return CheckResult(name, False, elsewhere, "off-the-page")
     if name == "module":
@@ -131,6 +140,21 @@ def check(step: str, fn) -> CheckResult:
         )
     where = _first_difference(value, case.expected)
     return _failure(name, case, f"Your result differs from LayerNorm's {where}.", got=value)
+
+
+def _step_name(step) -> str:
+    """The step's name as the exercises spell it, or "" when ``step`` is not text that can be read."""
+    try:
+        return str(step).strip().lower().replace("normalize", "normalise")
+    except Exception:  # noqa: BLE001 — an object whose str raises: no exercise is called that
+        return ""
+
+
+def _shown(step) -> str:
+    try:
+        return repr(step)[:80]
+    except Exception:  # noqa: BLE001
+        return f"a {type(step).__name__}"
 
 
 def _vectorised(fn, right: str, count: int) -> CheckResult:
@@ -234,9 +258,14 @@ def _summary(found) -> str:
     widths = sorted({np.shape(case.args[0])[-1] for case in found})
     shapes = "matrices" if any(np.ndim(case.args[0]) == 2 for case in found) else "rows"
     inputs = [np.atleast_2d(np.asarray(case.args[0], dtype=np.float64)) for case in found]
-    parts = [f"{shapes} with {', '.join(map(str, widths))} values per row"]
+    listed = ", ".join(map(str, widths[:-1])) + (" and " if len(widths) > 1 else "") + str(widths[-1])
+    parts = [f"{shapes} with {listed} values per row"]
     if any(np.any(np.all(x == x[:, :1], axis=-1)) for x in inputs):
         parts.append("a constant row")
+    with np.errstate(all="ignore"):
+        spread = [np.abs(x - x.mean(-1, keepdims=True)) / x.std(-1, keepdims=True) for x in inputs]
+    if any(np.nanmax(np.where(np.isfinite(z), z, 0.0)) > 5 for z in spread):
+        parts.append("one value far out")
     if any(case.far for case in found):
         kinds = sorted({"float32" if c.dtype == np.float32 else "float64" for c in found if c.far_from_zero})
         parts.append("values far from zero" + (f" (in {' and '.join(kinds)})" if kinds else ""))

@@ -3,25 +3,31 @@
 Imported by :func:`helpers.checking.exercises.check` only for ``step="module"``, so torch is never imported
 by ``import helpers``; it never imports exercises (what both need is in helpers.checking.results). The
 module may be a class taking ``(n_features, eps=1e-5)`` or an instance; its forward takes a tensor whose
-last axis is the features. Checked, in order: it can be built for 3 and for 5 features (a hard-coded
-width fails at 5), it has learnable γ and β (one per feature), its output matches LayerNorm on unseen
-batches, near zero and far from it, in float32 and float64 (so the one-pass variance is named in both), it
-uses γ and β the right way round, gradients flow back to the input and
-to γ and β, and it follows its own eps (built with eps=0.1, or an instance with its ``eps`` set to 0.1),
-so a hard-coded 1e-5 is caught. A missing ``super().__init__()`` is named in plain words.
+last axis is the features. Checked, in order: it can be built for 3, 5 and 128 features (a hard-coded
+width fails at 5), it has learnable γ and β (one per feature; a missing one is named), its output
+matches LayerNorm on unseen batches, near zero and far from it, in float32 and float64 (so the one-pass
+variance is named in both), with a token of small spread (where ε shows) and, at 128 features, one with
+a value far out (|x̂| ≈ 11, so that clipping shows), and it leaves its input as it was; it uses γ and β
+the right way round, and its gradients for the input, γ and β are those of torch's own layer_norm
+(helpers.checking.module_gradients); it follows its own eps, built with eps=0.1 (a class, or an
+instance's class), or with its float ``eps`` set to 0.1, so a hard-coded 1e-5 is caught; where neither
+can be done, the ✓ says ε was not checked (helpers.checking.module_eps). A missing
+``super().__init__()`` is named in plain words.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from helpers.checking.cases import SEED, Case, mistakes
-from helpers.checking.results import CheckResult, close, match_mistake, run_call, values_text
+from helpers.checking.cases import SEED, WIDE, Case, mistakes
+from helpers.checking.module_eps import own_eps
+from helpers.checking.module_forward import forward as _forward
+from helpers.checking.module_gradients import gamma_beta_and_gradients
+from helpers.checking.results import CheckResult, close, match_mistake, one_torch_thread, run_call, values_text
 from helpers.core.formula import layer_norm_forward
 from helpers.core.layernorm import DEFAULT_EPS
 
-WIDTHS = (3, 5)
-OTHER_EPS = 0.1  # a module that ignores its eps (a hard-coded 1e-5) shows with this one
+WIDTHS = (3, 5, WIDE)
 NO_SUPER = (
     "Call `super().__init__()` first in your __init__, before creating γ and β: it sets up the "
     "nn.Module machinery that keeps track of parameters."
@@ -38,11 +44,31 @@ def _no_super(error) -> bool:
 def check_module(module) -> CheckResult:
     """Check ``module`` (a class or an instance); never raises."""
     try:
-        return _check_module(module)
+        import torch  # noqa: F401 — imported here, so that one_torch_thread finds it
+
+        dtype = _dtype_of(module)
+        with one_torch_thread():  # batches this small gain nothing from more threads, and cost CPU time
+            try:
+                return _check_module(module)
+            finally:
+                if dtype is not None:
+                    module.to(dtype)  # an instance is moved to float32 and float64 by the check: put it back
     except Exception as error:  # noqa: BLE001 — the learner's module may fail in ways no check foresaw
         return CheckResult(
             "module", False, f"Checking your module failed with {type(error).__name__}: {error}"[:400], "exception"
         )
+
+
+def _dtype_of(module):
+    """An instance's floating-point dtype (that of its first parameter), or None."""
+    import torch
+
+    if isinstance(module, type) or not isinstance(module, torch.nn.Module):
+        return None
+    try:
+        return next((p.dtype for p in module.parameters() if p.is_floating_point()), None)
+    except Exception:  # noqa: BLE001 — a learner's parameters() may raise: the check says so
+        return None
 
 
 def _check_module(module) -> CheckResult:
@@ -69,6 +95,7 @@ def _check_module(module) -> CheckResult:
         return fail(scalar, "scalar-gamma")
     widths = WIDTHS if isinstance(module, type) else (_width(module),)
     wide = False  # γ and β of shape (1, n): accepted, and said so
+    earlier, checked = [], []  # the batches of the widths already found right, and those widths
     for n in widths:
         if n is None:
             return fail(
@@ -85,7 +112,7 @@ def _check_module(module) -> CheckResult:
             if built.problem is not None:
                 hard = n != WIDTHS[0]
                 return fail(
-                    ("It builds for 3 features but not for 5: it hard-codes the width. " if hard else "")
+                    (f"It builds for {WIDTHS[0]} features but not for {n}: it hard-codes the width. " if hard else "")
                     + f"Making {module.__name__}({n}) failed. {built.problem}",
                     "hard-coded-width" if hard else built.key,
                 )
@@ -102,17 +129,9 @@ def _check_module(module) -> CheckResult:
                 "training can change them.",
                 "no-parameters",
             )
-        if len(params) != 2 or not all(_per_feature(tuple(p.shape), n) for p in params):
-            shapes = ", ".join(str(tuple(p.shape)) for p in params)
-            hard = n != WIDTHS[0] and isinstance(module, type)
-            return fail(
-                (
-                    f"Built for {n} features, its parameters have shapes {shapes}: "
-                    + ("it hard-codes the width. " if hard else "")
-                    + f"γ and β need one number per feature, shape ({n},)."
-                ),
-                "hard-coded-width" if hard else "parameter-shape",
-            )
+        problem = _parameter_problem(layer, params, n, hard=n != WIDTHS[0] and isinstance(module, type))
+        if problem is not None:
+            return fail(*problem)
         wide = wide or any(p.dim() > 1 for p in params)
         outcomes = []
         for label, dtype, x in _batches(rng, n):
@@ -127,15 +146,16 @@ def _check_module(module) -> CheckResult:
                 np.float32 if dtype == "float32" else np.float64,
             )
             outcomes.append((case, result))
-        problem = _compare(outcomes)
+        problem = _compare(outcomes, earlier, checked)
         if problem is not None:
             return fail(*problem)
-        problem = _gamma_beta_and_gradients(layer, n, rng)
+        problem = gamma_beta_and_gradients(layer, n, rng)
         if problem is not None:
             return fail(*problem)
+        earlier, checked = earlier + outcomes, checked + [n]
         if n == widths[0]:
             first = (layer, n)
-    problem = _own_eps(module, *first, rng)  # after the widths, so that a hard-coded width is named first
+    problem, unchecked = own_eps(module, *first, rng)  # after the widths: a hard-coded width is named first
     if problem is not None:
         return fail(*problem)
     shape = (
@@ -147,16 +167,24 @@ def _check_module(module) -> CheckResult:
     return CheckResult(
         "module",
         True,
-        f"right on {count} unseen batches ({' and '.join(map(str, widths))} features, float32 and float64, "
-        "near zero and far from it); γ and β are learnable and gradients flow." + shape,
+        f"right on {count} unseen batches ({_and(widths)} features, float32 and float64, near zero and far "
+        "from it, of small spread" + (" and with a value far out" if max(widths) >= WIDE else "") + "); "
+        "γ and β are learnable and its gradients are "
+        "LayerNorm's" + (f"; {unchecked}." if unchecked else ".") + shape,
         count=count,
     )
 
 
 def _batches(rng, n):
-    """(label, dtype, batch): near zero and far from it in each precision; far enough that the one-pass
-    variance fails there (+1000 in float32, 10⁸ in float64, in halves that float64 holds exactly)."""
+    """(label, dtype, batch): near zero and far from it in each precision, far enough that the one-pass
+    variance fails there (+1000 in float32, 10⁸ in float64, in halves that float64 holds exactly); a
+    batch of small spread (σ² ≈ 1e-6, where ε = 1e-5 outweighs the variance); and, at WIDE features, a
+    first token with one value far out (|x̂| ≈ 11 there, so that a clipped x̂ shows)."""
     shape = (2, 4, n)
+    outlier = np.round(rng.normal(0, 1.5, shape), 3) + 100.0
+    far_out = n >= WIDE
+    if far_out:
+        outlier[0, 0, 17] = 250.0
     return [
         (f"a batch of shape {shape} in float32", "float32", np.round(rng.normal(0, 1.5, shape), 3)),
         (
@@ -164,18 +192,33 @@ def _batches(rng, n):
             "float32",
             np.round(rng.normal(0, 1.0, shape), 3) + 1000.0,
         ),
-        (f"a batch of shape {shape} in float64", "float64", np.round(rng.normal(0, 1.5, shape), 3) + 100.0),
+        (
+            f"a batch of shape {shape} in float64" + (", one value of the first token far out" if far_out else ""),
+            "float64",
+            outlier,
+        ),
         (
             f"a batch of shape {shape} in float64, far from zero (100,000,000 added)",
             "float64",
             np.round(rng.normal(0, 1.5, shape) * 2) / 2 + 1e8,
         ),
+        (
+            f"a batch of shape {shape} in float64 of small spread (σ² ≈ 1e-6, where ε matters)",
+            "float64",
+            np.round(rng.normal(0, 1e-3, shape), 7),
+        ),
     ]
 
 
-def _compare(outcomes):
+def _and(items) -> str:
+    items = [str(item) for item in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _compare(outcomes, earlier=(), checked=()):
     """None when every batch's output is LayerNorm's; else the failure's words, the named mistake's if
-    one explains every batch (the one-pass variance shown on the batch far from zero where it fails)."""
+    one explains every batch, those of the ``earlier`` widths (all right) included (the one-pass variance
+    shown on the batch far from zero where it fails); a formula that changes with the width is said so."""
     wrong = [(case, result) for case, result in outcomes if not close(result, case.expected, case)]
     if not wrong:
         return None
@@ -184,7 +227,24 @@ def _compare(outcomes):
 
     def shown(words, key, where=(case, result)):
         (at, got), data = where, where[0].args[0]
-        return (words, key, at.label, values_text(at.expected[0, 0]), values_text(got[0, 0]), values_text(data[0, 0]))
+        n = np.shape(data)[-1]
+        tokens = np.abs(np.reshape(got, (-1, n)) - np.reshape(at.expected, (-1, n)))
+        worst = int(np.argmax(np.where(np.isnan(tokens), np.inf, tokens).max(axis=-1)))  # where it shows most
+        b, t = divmod(worst, np.shape(data)[1])
+        label = at.label.replace("first token", f"token {t + 1} of sequence {b + 1}") if worst else at.label
+        part = slice(None)
+        if n > 8:  # a wide token: the eight features around its largest difference
+            j = int(np.nanargmax(np.where(np.isnan(tokens[worst]), np.inf, tokens[worst])))
+            part = slice(min(max(0, j - 3), n - 8), min(max(0, j - 3), n - 8) + 8)
+            label += f", features {part.start + 1} to {part.stop}"
+        return (
+            words,
+            key,
+            label,
+            values_text(at.expected[b, t][part]),
+            values_text(got[b, t][part]),
+            values_text(data[b, t][part]),
+        )
 
     if close(result, np.ones_like(result), case):
         scale = [m for m in mistakes("scale_shift") if m.key == "gamma-beta-swapped"][0]
@@ -192,7 +252,14 @@ def _compare(outcomes):
             f"Looks like a known mistake: {scale.name} (with γ = 1 and β = 0 every output is 1). {scale.advice(x)}",
             scale.key,
         )
-    mistake = match_mistake("layer_norm", outcomes)
+    mistake = match_mistake("layer_norm", [*earlier, *outcomes])
+    if mistake is None and checked:
+        n = np.shape(x)[-1]
+        return shown(
+            f"It is right at {_and(checked)} features, but at {n} its output differs from LayerNorm (with "
+            "γ = 1, β = 0 as a new layer starts).",
+            None,
+        )
     if mistake is None:
         return shown("Its output differs from LayerNorm (with γ = 1, β = 0 as a new layer starts).", None)
     if mistake.key == "one-pass":
@@ -201,6 +268,52 @@ def _compare(outcomes):
     if mistake.key in ("wrong-axis", "no-axis", "lost-keepdims"):
         return shown(f"Looks like a known mistake: {mistake.name}. Use dim=-1 and keepdim=True.", mistake.key)
     return shown(f"Looks like a known mistake: {mistake.name}. {mistake.advice(x)}", mistake.key)
+
+
+def _parameter_problem(layer, params, n, hard):
+    """The failure's words when the learnable parameters are not γ and β, one number per feature each:
+    a missing one is named (with where it went: a buffer or a plain tensor), an extra one counted."""
+    shaped = [p for p in params if _per_feature(tuple(p.shape), n)]
+    if len(params) == 2 and len(shaped) == 2:
+        return None
+    if hard:
+        shapes = ", ".join(str(tuple(p.shape)) for p in params)
+        return (
+            f"Built for {n} features, its parameters have shapes {shapes}: it hard-codes the width. "
+            f"γ and β need one number per feature, shape ({n},).",
+            "hard-coded-width",
+        )
+    if len(params) == 1 and len(shaped) == 1:
+        import torch
+
+        here = "γ" if bool(torch.all(params[0] == 1)) else "β" if bool(torch.all(params[0] == 0)) else None
+        missing = {"γ": "β", "β": "γ"}.get(here)
+        kept = [name for name, b in layer.named_buffers() if _per_feature(tuple(b.shape), n)]
+        kept += [k for k, v in vars(layer).items() if isinstance(v, torch.Tensor) and _per_feature(tuple(v.shape), n)]
+        where = (
+            f" (`{kept[0]}` is a {'buffer' if kept[0] in dict(layer.named_buffers()) else 'plain tensor'}, "
+            "which training cannot change: make it an nn.Parameter)"
+            if kept
+            else ""
+        )
+        return (
+            f"It has one learnable parameter of shape {tuple(params[0].shape)}"
+            + (f", γ (all ones), but no learnable {missing}" if here == "γ" else "")
+            + (f", β (all zeros), but no learnable {missing}" if here == "β" else "")
+            + f"{where}: LayerNorm learns both γ and β, one number per feature each.",
+            "no-parameters",
+        )
+    shapes = ", ".join(str(tuple(p.shape)) for p in params)
+    extra = len(params) - 2 if len(params) > 2 and len(shaped) >= 2 else 0
+    return (
+        f"Built for {n} features, its {len(params)} learnable parameters have shapes {shapes}: "
+        + (
+            f"LayerNorm learns only γ and β, shape ({n},) each, and ε is a fixed number, not learned."
+            if extra
+            else f"γ and β need one number per feature, shape ({n},)."
+        ),
+        "parameter-shape",
+    )
 
 
 def _per_feature(shape: tuple, n: int) -> bool:
@@ -220,154 +333,6 @@ def _scalar_parameters(layer) -> str | None:
     )
 
 
-def _own_eps(module, layer, n, rng):
-    """Check that the module uses its own eps: built with eps=OTHER_EPS (or, for an instance with an ``eps``
-    attribute, with it set), its output must follow that ε. None, or the failure's words."""
-    import torch
-
-    if isinstance(module, type):
-        built = run_call(module, (n, OTHER_EPS))
-        if built.problem is not None:
-            return (
-                f"{module.__name__}({n}, eps={OTHER_EPS:g}) failed: take ε as a second argument, "
-                f"`def __init__(self, n_features, eps=1e-5)`. {built.problem}",
-                "no-eps-argument",
-            )
-        other, restore = built.value, None
-    elif isinstance(getattr(layer, "eps", None), float):
-        other, restore = layer, layer.eps
-        layer.eps = OTHER_EPS
-    else:
-        return None
-    try:
-        x = np.round(rng.normal(0, 0.3, (2, 4, n)), 3)  # small values, so that ε matters
-        result = _forward(other, x, torch.float64, n)
-    finally:
-        if restore is not None:
-            layer.eps = restore
-    if isinstance(result, CheckResult):
-        return (result.diagnosis, result.mistake)
-    case = Case(
-        f"a batch of shape {x.shape} with eps={OTHER_EPS:g}, first token",
-        (x, OTHER_EPS),
-        layer_norm_forward(x, OTHER_EPS)[0],
-    )
-    if close(result, case.expected, case):
-        return None
-    if close(result, layer_norm_forward(x, DEFAULT_EPS)[0], case):
-        return (
-            "Looks like a known mistake: the eps argument ignored. Use self.eps (the ε the module was "
-            "built with) inside forward, not a fixed 1e-5.",
-            "eps-ignored",
-            case.label,
-            values_text(case.expected[0, 0]),
-            values_text(result[0, 0]),
-            values_text(x[0, 0]),
-        )
-    return (
-        f"With eps={OTHER_EPS:g} its output differs from LayerNorm's.",
-        None,
-        case.label,
-        values_text(case.expected[0, 0]),
-        values_text(result[0, 0]),
-        values_text(x[0, 0]),
-    )
-
-
 def _width(layer):
     shapes = [tuple(p.shape) for p in layer.parameters() if p.dim() > 0]
     return shapes[0][-1] if shapes else None
-
-
-def _forward(layer, x, dtype, n):
-    import torch
-
-    layer = layer.to(dtype)
-    tensor = torch.tensor(x, dtype=dtype)
-    outcome = run_call(layer, (tensor,))
-    if outcome.problem is not None:
-        return CheckResult(
-            "module", False, f"Its forward failed on a batch of shape {tuple(x.shape)}. {outcome.problem}", outcome.key
-        )
-    out = outcome.value
-    if isinstance(out, np.ndarray):
-        return CheckResult(
-            "module",
-            False,
-            "forward returned a numpy array, so no gradient can flow back: "
-            "it is not differentiable. Keep to torch operations.",
-            "not-differentiable",
-        )
-    if not isinstance(out, torch.Tensor):
-        return CheckResult(
-            "module", False, f"forward should return a tensor; it returned {type(out).__name__}.", "wrong-type"
-        )
-    if tuple(out.shape) != tuple(x.shape):
-        return CheckResult(
-            "module",
-            False,
-            f"forward returned shape {tuple(out.shape)} for an input of shape {tuple(x.shape)}: the wrong length.",
-            "wrong-length",
-        )
-    return out.detach().to(torch.float64).numpy()
-
-
-def _gamma_beta_and_gradients(layer, n, rng):
-    """Set γ and β to random values, check the output uses them per feature, then check gradients."""
-    import torch
-
-    layer = layer.to(torch.float64)
-    params = [p for p in layer.parameters() if p.requires_grad]
-    ones = [p for p in params if torch.all(p == 1)]
-    zeros = [p for p in params if torch.all(p == 0)]
-    if len(ones) != 1 or len(zeros) != 1:
-        return ("A new LayerNorm starts with γ = 1 (torch.ones) and β = 0 (torch.zeros).", "initial-values")
-    gamma, beta = ones[0], zeros[0]
-    g, b = np.round(rng.uniform(0.5, 3, n), 2), np.round(rng.uniform(-1, 1, n), 2)
-    with torch.no_grad():
-        gamma.copy_(torch.tensor(g)), beta.copy_(torch.tensor(b))
-    x = np.round(rng.normal(0, 1, (4, n)), 3)
-    tensor = torch.tensor(x, requires_grad=True)
-    outcome = run_call(layer, (tensor,))
-    if outcome.problem is not None and "requires grad" in outcome.problem:
-        return (
-            "Its forward leaves torch (it calls .numpy() on a tensor that needs gradients), so it is not "
-            "differentiable: keep to torch operations inside forward.",
-            "not-differentiable",
-        )
-    if outcome.problem is not None:
-        return (f"Its forward failed with γ and β set. {outcome.problem}", outcome.key)
-    out = outcome.value
-    x_hat = layer_norm_forward(x, DEFAULT_EPS)[0]
-    got = out.detach().numpy()
-    case = Case("a 4-row batch with γ and β set", (x, DEFAULT_EPS), g * x_hat + b)
-    # γ and β swapped (β · x̂ + γ) is named before this is called: at γ = 1, β = 0 it returns 1 everywhere
-    if not close(got, case.expected, case):
-        return (
-            "With γ and β set, its output is not γ · x̂ + β.",
-            "gamma-beta",
-            case.label + ", first row",
-            values_text(case.expected[0]),
-            values_text(got[0]),
-            values_text(x[0]),
-        )
-    if not out.requires_grad or out.grad_fn is None:
-        return (
-            "Its output is not differentiable (no gradient can flow back): keep to torch operations, "
-            "without .detach(), .numpy(), .item() or torch.no_grad() inside forward.",
-            "not-differentiable",
-        )
-    weights = torch.tensor(rng.normal(0, 1, (4, n)))
-    try:
-        (out * weights).sum().backward()
-    except RuntimeError as error:
-        return (f"Gradients cannot flow back through it ({error}"[:300] + ").", "not-differentiable")
-    finally:
-        with torch.no_grad():
-            gamma.fill_(1.0), beta.fill_(0.0)
-    if tensor.grad is None or gamma.grad is None or beta.grad is None:
-        return (
-            "Gradients do not reach the input, γ and β: keep to torch operations inside forward.",
-            "not-differentiable",
-        )
-    return None

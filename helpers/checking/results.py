@@ -8,7 +8,9 @@ both of them, so that neither imports the other for these.
 
 from __future__ import annotations
 
+import contextlib
 import html
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -72,6 +74,26 @@ class CheckResult:
 
 # ---------------------------------------------------------------------------------------------
 # Calling the learner's function
+
+
+@contextlib.contextmanager
+def one_torch_thread():
+    """While checking, torch (when the learner's code has imported it) computes on one thread: the cases
+    are small, and more threads only spend CPU time waiting. Put back afterwards; never raises."""
+    torch = sys.modules.get("torch")
+    threads = None
+    try:
+        threads = torch.get_num_threads() if torch is not None else None
+        if threads is not None and threads != 1:
+            torch.set_num_threads(1)
+    except Exception:  # noqa: BLE001 — an odd torch: check as it is
+        threads = None
+    try:
+        yield
+    finally:
+        with contextlib.suppress(Exception):
+            if threads is not None and threads != 1:
+                torch.set_num_threads(threads)
 
 
 @dataclass
@@ -166,13 +188,31 @@ def match_mistake(step: str, outcomes):
 
 
 def _one_pass_pattern(outcomes) -> bool:
-    """Right (to the tolerance) on every case but some far from zero for their precision, and wrong there."""
+    """Right (to the tolerance) on every case but some far from zero for their precision, and wrong there
+    the way the one-pass variance is: a wrong variance only rescales each row, so each row of a normalised
+    result is a positive multiple of x̂ (or NaN or infinite, where the variance came out negative or 0)."""
     wrong = [
-        case
+        (case, value)
         for case, value in outcomes
         if value is None or np.shape(value) != case.expected.shape or not close(value, case.expected, case)
     ]
-    return bool(wrong) and all(case.far_from_zero for case in wrong)
+    return bool(wrong) and all(case.far_from_zero and _rescaled(value, case.expected) for case, value in wrong)
+
+
+def _rescaled(value, expected) -> bool:
+    """Each row of ``value`` is a positive multiple of the same row of ``expected`` (to 1e-3 of its size), or
+    holds NaN or infinity; True for a single number (a variance or a std has no pattern to keep) and where
+    the function raised (None: Python's math.sqrt raises on the negative variance where numpy gives NaN)."""
+    if value is None or np.ndim(expected) == 0:
+        return True
+    n = np.shape(expected)[-1]
+    for got, right in zip(np.reshape(value, (-1, n)), np.reshape(expected, (-1, n))):
+        if not np.all(np.isfinite(got)) or not np.any(right):
+            continue  # a NaN or an infinity: the variance went negative or 0; x̂ = 0: no pattern to keep
+        scale = float(got @ right) / float(right @ right)
+        if not scale > 0 or np.max(np.abs(got - scale * right)) > 1e-3 * scale * np.max(np.abs(right)):
+            return False
+    return True
 
 
 def values_text(value, limit: int = 8) -> str:

@@ -221,7 +221,11 @@ def test_a_sign_slip_is_named(quantity, index):
     exact = expected_value(ROW1, quantity, index, **question)
     verdict = diagnose(ROW1, quantity, f"{-exact:.4f}", index=index, **question)
     assert (verdict.kind, verdict.mistake) == (WRONG, "sign"), verdict
-    assert "sign slip" in verdict.hint and ("positive" if exact > 0 else "negative") in verdict.hint
+    right, theirs = ("positive", "negative") if exact > 0 else ("negative", "positive")
+    assert "sign slip" in verdict.hint, verdict
+    # the sentence describes the answer typed as it is, and the right one as it is
+    assert f"your answer is {theirs}" in verdict.hint and f"the right one is {right}" in verdict.hint, verdict
+    assert f"answer is {right}" not in verdict.hint, verdict
 
 
 def test_a_negative_variance_or_std_is_a_sign_slip_with_its_reason():

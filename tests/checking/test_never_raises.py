@@ -130,3 +130,9 @@ def test_an_object_whose_repr_raises_is_named_all_the_same(step, value):
     result = check(step, lambda *args: value)
     assert not result.passed and result.diagnosis
     repr(result), result._repr_html_()
+
+
+@pytest.mark.parametrize("step", [Awkward(), NoRepr()])
+def test_a_step_whose_text_cannot_be_read_gets_a_sentence(step):
+    result = check(step, lambda row: 0.0)
+    assert not result.passed and "exercise" in result.diagnosis, result

@@ -100,12 +100,22 @@ def test_the_module_class_is_followed_too(shell):
 
 
 def test_a_function_no_cell_defines_is_judged_as_before(shell):
-    run(shell, BROKEN)
+    run(shell, GOOD)
 
     def normalise(row, eps):  # defined in this file, not in a cell
         return (row - np.mean(row)) / np.sqrt(np.var(row) + eps)
 
     assert check("normalise", normalise).passed
+
+
+def test_a_function_of_unknown_origin_after_a_failed_defining_cell_is_not_judged(shell):
+    run(shell, BROKEN)
+
+    def normalise(row, eps):  # defined in this file, not in a cell: it may be the older code
+        return (row - np.mean(row)) / np.sqrt(np.var(row) + eps)
+
+    result = check("normalise", normalise)
+    assert judged_nothing(result) and "may be older code" in result.diagnosis, result
 
 
 def test_outside_ipython_nothing_changes():
@@ -121,4 +131,86 @@ def test_a_cell_that_ran_but_did_not_define_it_is_named(shell):
 
 def test_a_cell_that_only_mentions_the_definition_in_a_string_is_not_the_defining_cell(shell):
     result = run(shell, GOOD, 'notes = """\ndef normalise(row, eps):\n    return row\n"""', CHECK)
+    assert result.passed, result
+
+
+BAD = "def normalise(row, eps):\n    return (row - np.mean(row)) / np.std(row)\n"
+
+
+@pytest.mark.parametrize(
+    "older",
+    [
+        "%%time\n" + BAD,  # the code runs as "<timed exec>", not as the cell
+        "%%capture\n" + BAD,  # an inner cell, filed under the next cell's number
+        "exec(" + repr(BAD) + ")",
+        "import functools\ndef deco(f):\n    def w(*a):\n        return f(*a)\n    return w\n@deco\n" + BAD,
+        "import functools\ndef _n(row, eps):\n    return row\nnormalise = functools.partial(_n)",
+        "normalise = lambda row, eps: (row - np.mean(row)) / np.std(row)",
+    ],
+)
+def test_older_code_whose_cell_cannot_be_traced_is_not_judged_after_a_failed_cell(shell, older):
+    result = run(shell, older, BROKEN, CHECK)
+    assert judged_nothing(result) and result.mistake == "off-the-page", (older, result)
+    assert f"Cell [{shell.execution_count - 2}]" in result.diagnosis, result
+
+
+def test_a_partial_of_a_cell_function_is_followed_to_that_function(shell):
+    result = run(
+        shell,
+        GOOD.replace("def normalise", "def norm2"),
+        "import functools\nnormalise = functools.partial(norm2)",
+        "def norm2(row, eps):\n    return (\n",
+        CHECK,
+    )
+    assert judged_nothing(result) and "`norm2`" in result.diagnosis, result
+
+
+@pytest.mark.parametrize(
+    "inner",
+    [
+        "def variance(row):\n    def mean(r):\n        return sum(r) / len(r)\n    return mean(row)\n",
+        "class Stats:\n    def mean(self, row):\n        return sum(row) / len(row)\n",
+        "def variance(row):\n    def mean(r):\n        return sum(r) / len(r\n",  # does not parse
+    ],
+)
+def test_a_def_inside_a_def_or_a_class_does_not_define_the_cells_name(shell, inner):
+    result = run(shell, "def mean(row):\n    return sum(row) / len(row)\n", inner, "result = check('mean', mean)")
+    assert result.passed, (inner, result)
+
+
+def test_a_def_under_a_top_level_block_counts_and_the_sentence_says_so(shell):
+    hidden = "if False:\n" + "".join("    " + line + "\n" for line in GOOD.splitlines())
+    result = run(shell, STUB, hidden, CHECK)
+    assert judged_nothing(result) and "block" in result.diagnosis and "run cell" not in result.diagnosis, result
+    result = run(
+        shell, STUB, "for _ in range(1):\n" + "".join("    " + line + "\n" for line in GOOD.splitlines()), CHECK
+    )
+    assert result.passed, result
+
+
+def test_an_alias_of_the_older_function_is_not_said_to_come_from_a_cell_that_stopped_early(shell):
+    result = run(shell, BAD, "old = normalise", GOOD + "raise ValueError('x')\n", "result = check('normalise', old)")
+    assert judged_nothing(result), result
+    assert "before defining" not in result.diagnosis and "ValueError" in result.diagnosis, result
+    result = run(shell, BAD, "old = normalise", "1 / 0\n" + GOOD, "result = check('normalise', old)")
+    assert judged_nothing(result) and "before defining" in result.diagnosis, result
+
+
+def test_a_lambda_calling_older_code_after_a_failed_cell_is_not_judged(shell):
+    result = run(
+        shell,
+        "import functools\n@functools.lru_cache\ndef mean(row):\n    return sum(row) / len(row)\n",
+        "def mean(row):\n    return sum(row) / len(row\n",
+        "result = check('mean', lambda row: mean(tuple(row)))",
+    )
+    assert judged_nothing(result) and "`mean`" in result.diagnosis, result
+
+
+def test_a_lambda_reading_an_attribute_of_the_same_name_is_judged(shell):
+    result = run(
+        shell,
+        "def mean(row):\n    return sum(row) / len(row)\n",
+        "def mean(row):\n    return sum(row) / len(row\n",
+        "result = check('variance', lambda row: np.mean((np.asarray(row) - np.mean(row)) ** 2))",
+    )
     assert result.passed, result

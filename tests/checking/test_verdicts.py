@@ -253,7 +253,8 @@ def test_the_pass_sentence_is_read_off_the_cases():
     words = check("scale_shift", SOLUTIONS["scale_shift"]).diagnosis
     assert "float64 only" in words and "constant" not in words and "far from zero" not in words
     words = check("variance", SOLUTIONS["variance"]).diagnosis
-    assert "far from zero (in float32 and float64)" in words and "constant row" in words and "32 values" in words
+    assert "far from zero (in float32 and float64)" in words and "constant row" in words and "128 values" in words
+    assert "one value far out" in words
 
 
 def test_the_class_page_names_a_key_in_words_true_for_every_step():
@@ -265,3 +266,16 @@ def test_the_class_page_names_a_key_in_words_true_for_every_step():
         entries = [m for m in catalogue.MISTAKES if m.key == key]
         if len({m.name for m in entries}) > 1:
             assert key in catalogue.LABELS, key  # a key with several names gets one that fits every step
+
+
+def test_a_sentence_about_a_batch_reads_its_tokens_as_rows():
+    from helpers.checking.mistakes.sentences import Context
+
+    rng = np.random.default_rng(3)
+    batch = np.round(rng.normal(0, 1, (2, 4, 3)), 3)
+    assert not Context(batch).constant  # no token is constant, though a column of tokens might look so
+    batch[0, :, 0] = 1.0  # the first feature of every token of sequence 1: still no constant token
+    assert not Context(batch).constant
+    assert Context(batch).variance == pytest.approx(float(np.min(batch.reshape(-1, 3).var(axis=-1))))
+    batch[1, 2] = 0.5  # one constant token
+    assert Context(batch).constant

@@ -274,10 +274,12 @@ ALWAYS_NAMED = (
     "a defining cell that did not run (a syntax error): named with its cell and line, and nothing judged",
 )
 MODULE_MISTAKES = (
-    "it hard-codes the width (built for 3 features, fails at 5)",
-    "no learnable parameters",
+    "it hard-codes the width (built for 3 features, fails at 5 or 128)",
+    "no learnable parameters, or only one of γ and β (the other a buffer or a plain tensor, named)",
     "γ and β single numbers (shape ()), not one per feature; shape (1, n) is accepted and said so",
     "not differentiable (detach, numpy or no_grad inside forward)",
+    "gradients that do not flow through the mean or the variance (compared with torch's own layer_norm)",
+    "a forward that changes its input tensor in place",
     "γ and β swapped",
     "γ and β not starting at ones and zeros",
 )

@@ -23,7 +23,9 @@ class Context:
 
     @property
     def rows(self) -> np.ndarray:
-        return np.atleast_2d(np.asarray(self.x, dtype=np.float64))
+        """Every row of the input, one a line: a row, a matrix's rows, or a batch's tokens (its last axis)."""
+        x = np.asarray(self.x, dtype=np.float64)
+        return x.reshape(-1, x.shape[-1]) if x.ndim else x.reshape(1, 1)
 
     @property
     def variance(self) -> float:
@@ -113,7 +115,7 @@ def fixed(text: str):
 
 def one_pass(c: Context) -> str:
     """The one-pass variance, told with the row that shows it: how far from zero it is, in its precision."""
-    rows = c.rows.reshape(-1, c.n)  # a batch of any shape: its tokens
+    rows = c.rows
     worst = int(np.argmax(np.abs(rows.mean(axis=-1)) / (rows.std(axis=-1) + 1e-30)))
     mean, var = float(rows[worst].mean()), float(rows[worst].var())
     where = (
