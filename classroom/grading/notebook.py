@@ -33,7 +33,9 @@ def read(path: Path) -> dict:
             "submit it again from JupyterLab."
         ) from None
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
-        raise BadSubmission(f"{path.name} is not a notebook (it has no list of cells); submit it again from JupyterLab.")
+        raise BadSubmission(
+            f"{path.name} is not a notebook (it has no list of cells); submit it again from JupyterLab."
+        )
     return notebook
 
 
@@ -67,7 +69,9 @@ def answer(notebook: dict, cell_id: str) -> str:
             "is nothing to grade: fetch the assignment again and copy your code into its answer cell."
         )
     if cell.get("cell_type") != "code":
-        raise BadSubmission(f"Your answer cell {cell_id} was turned into {cell.get('cell_type')} text; make it code again.")
+        raise BadSubmission(
+            f"Your answer cell {cell_id} was turned into {cell.get('cell_type')} text; make it code again."
+        )
     return source(cell)
 
 

@@ -22,8 +22,8 @@ import builtins
 import io
 import json
 import linecache
-import resource
 import os
+import resource
 import signal
 import sys
 import time
@@ -199,6 +199,7 @@ def main() -> None:
     result_out = os.fdopen(os.dup(1), "w", encoding="utf-8")
     sys.path.insert(0, job["root"])
     import numpy  # noqa: F401 — loaded before the cell, so the snapshot holds it
+
     import helpers.exercises  # noqa: F401 — the alias students use
     from helpers.checking.exercises import check
 
