@@ -90,7 +90,7 @@ def _meta(grade_id: str, *, grade=False, solution=False, locked=False, points=No
 
 
 def _cell(kind: str, source: str, metadata: dict) -> dict:
-    cell = {"cell_type": kind, "metadata": metadata, "source": source}
+    cell = {"cell_type": kind, "id": metadata["nbgrader"]["grade_id"], "metadata": metadata, "source": source}
     if kind == "code":
         cell.update(execution_count=None, outputs=[])
     return cell
@@ -106,7 +106,7 @@ def test_source(step: str, test: plan.Test) -> str:
             f"{BEGIN_HIDDEN}\nassert helpers.exercises.check({step!r}, {name}).passed\n{END_HIDDEN}\n"
         )
     return (
-        f"# Test ({test.points} point{'s' if test.points != 1 else ''}): not {test.name}.\n"
+        f"# Test ({test.points} point{'s' if test.points != 1 else ''}): the mistake “{test.name}”.\n"
         f"# Graded from your answer cell alone, in a fresh Python; here it runs the same check in your kernel.\n"
         f"verdict = helpers.exercises.check({step!r}, {name})\n"
         f"assert {test.key!r} not in str(verdict.mistake).split('+'), verdict.diagnosis\n"
