@@ -86,17 +86,19 @@ def judge(
     memory: int = MEMORY,
     user: str | None = None,
     python: str | None = None,
+    forbidden: tuple = (),
 ) -> Verdict:
     """The checker's verdict on the function ``name`` defined by ``code`` alone, for ``step``. ``user``
     (as root): the unprivileged account to judge as; ``python``: the interpreter (default this one's,
-    with its environment: not resolved past a venv's link)."""
+    with its environment: not resolved past a venv's link); ``forbidden``: folders it must not read,
+    besides lecturer/ (the course folder, with the sources and the gradebook)."""
     seal = secrets.token_hex(16)
     job = {
         "root": str(ROOT),
         "step": step,
         "name": name,
         "code": code,
-        "forbidden": [str(SOLUTIONS)],
+        "forbidden": [str(SOLUTIONS), *map(str, forbidden)],
         "cell_limit": min(CELL_LIMIT, timeout / 2),
         "seal": seal,
     }

@@ -41,7 +41,7 @@ class GradeCells(Preprocessor):
         if step is None:
             return nb, resources
         cells = notebook.by_id(nb)
-        limits = {}
+        limits = {"forbidden": (os.path.realpath(self.course_root),)}  # the sources, the gradebook
         if self.user and os.geteuid() == 0:
             limits["user"] = self.user
         if self.python:

@@ -89,7 +89,7 @@ def _guard(forbidden: list[str], refused: list[str], armed: list[bool]):
         if event == "open":
             path, mode, flags = args
             if inside(path):
-                refuse("read the solutions")
+                refuse("read the solutions or the course's files")
             writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
                 isinstance(flags, int) and flags & WRITE_FLAGS
             )
@@ -98,7 +98,7 @@ def _guard(forbidden: list[str], refused: list[str], armed: list[bool]):
         elif event == "import" and args and str(args[0]).split(".")[0] == "lecturer":
             refuse("read the solutions")
         elif event in ("os.listdir", "os.scandir", "glob.glob") and args and inside(args[0]):
-            refuse("read the solutions")
+            refuse("read the solutions or the course's files")
         elif event in WRITE_EVENTS:
             refuse(WRITE_EVENTS[event])
 

@@ -60,6 +60,11 @@ STUDENTS = {
     "ed": (TWO_MISTAKES, "points", FULL - 2 - HIDDEN.points),
     "flo": (None, None, 0),
     "gus": ("open('/tmp/grades.csv', 'w').write('gus,100')\n" + RIGHT, "moved", FULL),
+    "hal": (
+        "try:\n    open('{course}/gradebook.db', 'rb').read()\nexcept OSError:\n    pass\n" + TWO_MISTAKES,
+        None,
+        FULL - 2 - HIDDEN.points,
+    ),
 }
 
 
@@ -67,7 +72,7 @@ def _submit(course: Path, released: dict, student: str, code, trick) -> None:
     nb = json.loads(json.dumps(released))
     cells = {c["metadata"].get("nbgrader", {}).get("grade_id"): c for c in nb["cells"]}
     if code is not None:
-        cells[plan.answer_id(STEP)]["source"] = code
+        cells[plan.answer_id(STEP)]["source"] = code.replace("{course}", str(course))
     if trick == "points":  # the n − 1 test emptied, the hidden test worth 100
         cells[f"test_{STEP}_n-1"]["source"] = "pass\n"
         cells[HIDDEN.grade_id]["metadata"]["nbgrader"]["points"] = 100
@@ -119,6 +124,8 @@ def test_a_graded_assignment_from_release_to_export(tmp_path):
     )
     ed = _text((course.folder / "feedback" / "ed" / NAME / f"{NAME}.html").read_text())
     assert f"Note: Your notebook edited test cells test_{STEP}_n-1, {HIDDEN.grade_id} (its code or points)" in ed
+    hal = _text((course.folder / "feedback" / "hal" / NAME / f"{NAME}.html").read_text())
+    assert "Note: Your code tried to do what grading does not allow (read the solutions or the course's files)" in hal
     gus = _text((course.folder / "feedback" / "gus" / NAME / f"{NAME}.html").read_text())
     assert "Note: Your code tried to do what grading does not allow (wrote a file)" in gus
     assert "Note: Your notebook moved cells" in gus
