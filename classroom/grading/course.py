@@ -2,10 +2,11 @@
 
 ``STATE/course`` holds ``source/`` (the generated assignments, with their solutions), the gradebook
 and the students' collected submissions: root's, mode 700, so no student reads any of it. The
-exchange (``STATE/exchange``) is nbgrader's filesystem exchange: ``inbound`` is writable by every
-student but readable by none (mode 2733, as nbgrader's documentation asks), so a student submits
-but never lists or reads another's submission; ``outbound`` (released assignments) and
-``feedback`` (files named by a hash only their owner knows) are world-readable.
+exchange (``STATE/exchange``) is nbgrader's filesystem exchange, with nbgrader's own modes:
+``inbound`` is writable by every student but listable by none (2733) and each submission's folder
+name ends in a random string, so a student submits but never finds another's submission;
+``outbound`` (released assignments) is world-readable; ``feedback`` files are named by a hash of
+the submission's secret, which only its author has.
 """
 
 from __future__ import annotations
@@ -59,14 +60,11 @@ c.Exchange.path_includes_course = False
 """
 
 
-def make_exchange(exchange: Path, group_gid: int | None = None) -> None:
-    """The exchange's folders and modes (as root on the hub; any user in the tests)."""
+def make_exchange(exchange: Path) -> None:
+    """The exchange's root; nbgrader's release makes ``<course>/outbound`` and ``inbound`` (mode 2733:
+    students write, nobody lists) and its release_feedback ``feedback`` under it."""
     exchange.mkdir(parents=True, exist_ok=True)
-    os.chmod(exchange, 0o755)
-    for name, mode in (("inbound", 0o2733), ("outbound", 0o755), ("feedback", 0o711)):
-        folder = exchange / name
-        folder.mkdir(exist_ok=True)
-        os.chmod(folder, mode)
+    os.chmod(exchange, 0o777)  # nbgrader's own requirement for the root (release_assignment sets it too)
 
 
 def make_course(course: Path) -> None:

@@ -136,3 +136,43 @@ def test_a_graded_assignment_from_release_to_export(tmp_path):
     assert header == ["student", *[assignment.name_of(s) for s in plan.STEPS], "total", "max"]
     column = header.index(NAME)
     assert {row[0]: int(row[column]) for row in rows[1:]} == {s: e for s, (_, _, e) in STUDENTS.items()}
+
+
+@needs_nbgrader
+def test_release_fetch_submit_collect_and_fetch_feedback_through_the_exchange(tmp_path):
+    """The exchange as one user (the hub's test does it with students as Unix users): a right answer
+    submitted, collected, autograded, its feedback released and fetched."""
+    course = cycle.Course(tmp_path, PYTHON, judge_python=PYTHON)
+    course.set_up(["mean"])
+    course.generate("mean")
+    course.release("mean")
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "nbgrader_config.py").write_text(
+        f"c = get_config()\nc.CourseDirectory.course_id = 'layernorm'\nc.Exchange.root = {str(course.exchange)!r}\n"
+    )
+    env = {**os.environ, "PATH": f"{Path(PYTHON).parent}{os.pathsep}{os.environ['PATH']}"}
+
+    def student(*args):
+        done = subprocess.run([PYTHON, "-m", "nbgrader", *args], cwd=home, env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr[-800:]
+
+    student("fetch_assignment", "02_mean")
+    fetched = home / "02_mean" / "02_mean.ipynb"
+    nb = json.loads(fetched.read_text())
+    for cell in nb["cells"]:
+        if cell["metadata"].get("nbgrader", {}).get("grade_id") == "answer_mean":
+            cell["source"] = "def mean(row):\n    return sum(row) / len(row)\n"
+    fetched.write_text(json.dumps(nb))
+    student("submit", "02_mean")
+    assert os.stat(course.exchange / "layernorm" / "inbound").st_mode & 0o777 == 0o733  # nobody lists it
+    course.collect("mean")
+    course.autograde("mean")
+    course.feedback("mean")
+    student("fetch_feedback", "02_mean")
+    [page] = list((home / "02_mean" / "feedback").glob("*/02_mean.html"))
+    text = _text(page.read_text())
+    assert "Right on every unseen case." in text and "BEGIN HIDDEN" not in text
+    table = course.export(tmp_path / "grades.csv")
+    rows = {row["student"]: row for row in csv.DictReader(table.open())}
+    assert [row["02_mean"] for row in rows.values()] == [str(plan.total_points("mean"))]
