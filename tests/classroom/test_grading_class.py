@@ -17,6 +17,7 @@ import pwd
 import re
 import subprocess
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -88,10 +89,12 @@ def _as(name: str, home: Path, env: dict, *args: str) -> subprocess.CompletedPro
 
 
 FETCH_AND_SUBMIT = """
-import json, subprocess, sys
+import json
 from pathlib import Path
-run = lambda *a: subprocess.run([sys.executable, "-m", "nbgrader", *a], check=True, capture_output=True)
-run("fetch_assignment", {name!r})
+from nbgrader.apps import FetchAssignmentApp, SubmitApp  # in one process: nbgrader's start-up once
+fetch = FetchAssignmentApp()
+fetch.initialize([{name!r}])
+fetch.start()
 path = Path({name!r}) / ({name!r} + ".ipynb")
 nb = json.loads(path.read_text())
 code = {code!r}
@@ -100,7 +103,9 @@ if code is not None:
         if cell["metadata"].get("nbgrader", {{}}).get("grade_id") == {answer!r}:
             cell["source"] = code
 path.write_text(json.dumps(nb))
-run("submit", {name!r})
+submit = SubmitApp()
+submit.initialize([{name!r}])
+submit.start()
 """
 
 
@@ -122,6 +127,8 @@ def test_a_class_of_students_is_graded_exactly_and_sees_only_its_own(tmp_path):
         course.generate(STEP)
         course.release(STEP)
 
+        started = time.perf_counter()
+
         def submit(name):
             code = students[name][0]
             script = FETCH_AND_SUBMIT.format(name=NAME, code=code, answer=plan.answer_id(STEP))
@@ -136,9 +143,11 @@ def test_a_class_of_students_is_graded_exactly_and_sees_only_its_own(tmp_path):
             denied = subprocess.run(command, user=pwd.getpwnam(someone).pw_uid, capture_output=True)
             assert denied.returncode != 0, command
 
-        course.collect(STEP)
-        course.autograde(STEP)
-        course.feedback(STEP)
+        phases = {"fetch and submit": time.perf_counter() - started}
+        for phase, run in (("collect", course.collect), ("autograde", course.autograde), ("feedback", course.feedback)):
+            begun = time.perf_counter()
+            run(STEP)
+            phases[phase] = time.perf_counter() - begun
         assert not Path("/tmp/grd-forged.csv").exists()
 
         import sqlite3
@@ -156,6 +165,7 @@ def test_a_class_of_students_is_graded_exactly_and_sees_only_its_own(tmp_path):
         def fetch(name):
             return name, _as(name, homes[name], env, "-m", "nbgrader", "fetch_feedback", NAME)
 
+        begun = time.perf_counter()
         with ThreadPoolExecutor(2) as pool:
             for name, done in pool.map(fetch, students):
                 assert done.returncode == 0, (name, done.stderr[-600:])
@@ -165,6 +175,8 @@ def test_a_class_of_students_is_graded_exactly_and_sees_only_its_own(tmp_path):
                 total = re.search(r"Score: ([0-9.]+) / ([0-9.]+)", text)
                 assert total and float(total.group(1)) == students[name][1], (name, total and total.group(0))
                 assert "BEGIN HIDDEN" not in text and ".passed" not in text
+        phases["fetch feedback"] = time.perf_counter() - begun
+        print("graded class of", len(students), {k: round(v, 1) for k, v in phases.items()})
     finally:
         for name in students:
             accounts.remove_student(name)
