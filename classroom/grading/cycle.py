@@ -6,11 +6,12 @@ export, each one nbgrader command run in the course folder with the hub environm
 from __future__ import annotations
 
 import csv
+import json
 import os
 import subprocess
 from pathlib import Path
 
-from classroom.grading import assignment, course, plan
+from classroom.grading import assignment, course, notebook, plan
 
 
 class CycleError(RuntimeError):
@@ -54,13 +55,45 @@ class Course:
         return self.folder / "release" / assignment.name_of(step) / f"{assignment.name_of(step)}.ipynb"
 
     def release(self, step: str) -> None:
-        self.nbgrader("release_assignment", assignment.name_of(step), "--force")
+        """Release to the exchange; a second release is refused with one sentence, changing nothing
+        (students who fetched it keep their copy)."""
+        name = assignment.name_of(step)
+        if (self.exchange / course.COURSE_ID / "outbound" / name).exists():
+            raise CycleError(
+                f"{name} is already released; nothing was changed (to replace it, run "
+                f"`nbgrader release_assignment {name} --force` in {self.folder})."
+            )
+        self.nbgrader("release_assignment", name)
 
     def collect(self, step: str) -> None:
         self.nbgrader("collect", assignment.name_of(step), "--update")
 
-    def autograde(self, step: str) -> None:
+    def autograde(self, step: str) -> dict[str, str]:
+        """Autograde every collected submission; a notebook that cannot be read is kept beside it
+        (``.unreadable``), replaced by the released notebook with its sentence in the answer cell (so
+        it earns 0 and its feedback says why) and the others are graded as usual. Returns
+        student → sentence for those."""
+        problems = self.screen(step)
         self.nbgrader("autograde", assignment.name_of(step), "--force")
+        return problems
+
+    def screen(self, step: str) -> dict[str, str]:
+        name = assignment.name_of(step)
+        released = self.folder / "release" / name / f"{name}.ipynb"
+        problems = {}
+        for path in sorted((self.folder / "submitted").glob(f"*/{name}/{name}.ipynb")):
+            try:
+                notebook.answer(notebook.read(path), plan.answer_id(step))
+            except notebook.BadSubmission as error:
+                student = path.parent.parent.name
+                problems[student] = str(error)
+                path.rename(path.with_suffix(".ipynb.unreadable"))
+                stand_in = json.loads(released.read_text(encoding="utf-8"))
+                for cell in stand_in["cells"]:
+                    if notebook.grade_id(cell) == plan.answer_id(step):
+                        cell["source"] = notebook.UNREADABLE + str(error)
+                path.write_text(json.dumps(stand_in), encoding="utf-8")
+        return problems
 
     def feedback(self, step: str) -> None:
         self.nbgrader("generate_feedback", assignment.name_of(step), "--force")

@@ -47,9 +47,12 @@ class GradeCells(Preprocessor):
         if self.python:
             limits["python"] = self.python
         code = notebook.source(cells[plan.answer_id(step)])
-        result = (
-            grade.grade_code(step, code, **limits) if code.strip() else grade.zero(step, "The answer cell is empty.")
-        )
+        if code.startswith(notebook.UNREADABLE):  # the submission could not be read: its sentence, 0 points
+            result = grade.zero(step, code[len(notebook.UNREADABLE) :].strip())
+        elif not code.strip():
+            result = grade.zero(step, "The answer cell is empty: nothing was submitted.")
+        else:
+            result = grade.grade_code(step, code, **limits)
         for outcome in result.outcomes:
             cell = cells.get(outcome.test.grade_id)
             if cell is None:

@@ -9,6 +9,8 @@ import hashlib
 import json
 from pathlib import Path
 
+UNREADABLE = "# Not graded: "  # how a stand-in for an unreadable submission begins (classroom.grading.cycle)
+
 
 class BadSubmission(ValueError):
     """A submission that cannot be graded; ``str()`` is the one sentence the student reads."""

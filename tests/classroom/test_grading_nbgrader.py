@@ -60,6 +60,9 @@ STUDENTS = {
     "ed": (TWO_MISTAKES, "points", FULL - 2 - HIDDEN.points),
     "flo": (None, None, 0),
     "gus": ("open('/tmp/grades.csv', 'w').write('gus,100')\n" + RIGHT, "moved", FULL),
+    "ida": (RIGHT, "corrupt", 0),
+    "jo": (RIGHT, "deleted", 0),
+    "kim": (RIGHT, "empty", 0),
     "hal": (
         "try:\n    open('{course}/gradebook.db', 'rb').read()\nexcept OSError:\n    pass\n" + TWO_MISTAKES,
         None,
@@ -69,6 +72,12 @@ STUDENTS = {
 
 
 def _submit(course: Path, released: dict, student: str, code, trick) -> None:
+    folder = course / "submitted" / student / NAME
+    folder.mkdir(parents=True)
+    (folder / "timestamp.txt").write_text("2026-12-02 10:00:00.000000 UTC")
+    if trick == "corrupt":
+        (folder / f"{NAME}.ipynb").write_text('{"cells": [')
+        return
     nb = json.loads(json.dumps(released))
     cells = {c["metadata"].get("nbgrader", {}).get("grade_id"): c for c in nb["cells"]}
     if code is not None:
@@ -78,10 +87,13 @@ def _submit(course: Path, released: dict, student: str, code, trick) -> None:
         cells[HIDDEN.grade_id]["metadata"]["nbgrader"]["points"] = 100
     if trick == "moved":
         nb["cells"].reverse()
-    folder = course / "submitted" / student / NAME
-    folder.mkdir(parents=True)
+    if trick == "deleted":
+        nb["cells"] = [
+            c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") != plan.answer_id(STEP)
+        ]
+    if trick == "empty":
+        cells[plan.answer_id(STEP)]["source"] = ""
     (folder / f"{NAME}.ipynb").write_text(json.dumps(nb))
-    (folder / "timestamp.txt").write_text("2026-12-02 10:00:00.000000 UTC")
 
 
 def _text(page: str) -> str:
@@ -99,8 +111,14 @@ def test_a_graded_assignment_from_release_to_export(tmp_path):
     assert solution not in released_text and "BEGIN HIDDEN" not in released_text and ".passed" not in released_text
     for student, (code, trick, _) in STUDENTS.items():
         _submit(course.folder, released, student, code, trick)
-    course.autograde(STEP)
+    problems = course.autograde(STEP)
+    assert set(problems) == {"ida", "jo"}
     course.nbgrader("generate_feedback", NAME, "--force")
+    feedback = {s: _text((course.folder / "feedback" / s / NAME / f"{NAME}.html").read_text()) for s in STUDENTS}
+    assert f"{NAME}.ipynb is not a readable notebook (its JSON breaks at line 1)" in feedback["ida"]
+    assert "Your notebook has no answer cell answer_std" in feedback["jo"]
+    assert "The answer cell is empty: nothing was submitted." in feedback["kim"]
+    assert (course.folder / "submitted" / "ida" / NAME / f"{NAME}.ipynb.unreadable").read_text() == '{"cells": ['
 
     with sqlite3.connect(course.folder / "gradebook.db") as db:
         scores = dict(
@@ -146,6 +164,8 @@ def test_release_fetch_submit_collect_and_fetch_feedback_through_the_exchange(tm
     course.set_up(["mean"])
     course.generate("mean")
     course.release("mean")
+    with pytest.raises(cycle.CycleError, match=r"^02_mean is already released; nothing was changed"):
+        course.release("mean")
     home = tmp_path / "home"
     home.mkdir()
     (home / "nbgrader_config.py").write_text(
