@@ -3,6 +3,7 @@ and how long a class of N takes with J grading processes at once.
 
     .venv/bin/python benchmarks/bench_grading.py                     # 120 students, 2 at once
     .venv/bin/python benchmarks/bench_grading.py --students 120 --jobs 2 --step layer_norm
+    .venv/bin/python benchmarks/bench_grading.py --nbgrader /opt/layernorm-hub/venv/bin/python
 
 Each submission is an answer cell judged alone in a fresh ``python -I`` process
 (classroom/grading/judge.py), exactly as the hub's autograde does; the class is a mix of right
@@ -77,6 +78,9 @@ def main() -> None:
     parser.add_argument("--students", type=int, default=120)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--step", default="std", choices=list(plan.STEPS))
+    parser.add_argument(
+        "--nbgrader", metavar="PYTHON", help="also time nbgrader's autograde of the class with this Python"
+    )
     options = parser.parse_args()
     cells = submissions(options.step, options.students)
     grade.grade_code(options.step, cells[0])  # warm-up: the OS's file cache, not counted
@@ -109,6 +113,42 @@ def main() -> None:
         f"({sum(seconds):.0f} process-seconds here, spread over 16 cores of this speed)"
     )
     print(f"  submissions that could not be judged: {len(failures)} (expected 0)")
+    if options.nbgrader:
+        whole_class(options.nbgrader, options.step, cells)
+
+
+def whole_class(python: str, step: str, cells: list[str]) -> None:
+    """nbgrader's autograde and generate_feedback of the whole class, with GradeCells, as one user."""
+    import json
+    import tempfile
+
+    from classroom.grading import assignment, cycle
+
+    name = assignment.name_of(step)
+    with tempfile.TemporaryDirectory(prefix="bench-grading-") as state:
+        course = cycle.Course(Path(state), python, judge_python=python)
+        course.set_up([step])
+        released = json.loads(course.generate(step).read_text())
+        for i, code in enumerate(cells):
+            nb = json.loads(json.dumps(released))
+            for cell in nb["cells"]:
+                if cell["metadata"].get("nbgrader", {}).get("grade_id") == plan.answer_id(step):
+                    cell["source"] = code
+            folder = course.folder / "submitted" / f"s{i:03d}" / name
+            folder.mkdir(parents=True)
+            (folder / f"{name}.ipynb").write_text(json.dumps(nb))
+            (folder / "timestamp.txt").write_text("2026-12-02 10:00:00.000000 UTC")
+        begun = time.perf_counter()
+        course.autograde(step)
+        autograde = time.perf_counter() - begun
+        begun = time.perf_counter()
+        course.nbgrader("generate_feedback", name, "--force")
+        feedback = time.perf_counter() - begun
+    print(
+        f"  with nbgrader ({python}), one process at a time as nbgrader runs them: autograde of the class "
+        f"{autograde:.0f} s ({autograde / len(cells):.2f} s per submission), generate_feedback {feedback:.0f} s "
+        f"({feedback / len(cells):.2f} s per submission)"
+    )
 
 
 if __name__ == "__main__":
