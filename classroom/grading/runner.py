@@ -9,8 +9,10 @@ marker :data:`MARK` and the job's random ``seal`` on stdout: the checker's verdi
 Nothing here imports the rest of ``classroom`` (this is a standalone script). What the student's
 code cannot do, enforced by an audit hook installed before it runs: write, delete or rename files,
 start processes, open network connections, load native libraries, read the forbidden folders or
-import ``lecturer``, use ctypes, or reach this script's frames or objects (``sys._getframe``, a traceback's
-frame, ``gc``), where the verdict's seal lives. What it can do but is undone before the checker runs: replace or patch
+import ``lecturer``, use ctypes or ``gc``. Not refused: ``sys._getframe`` and a traceback's frame
+(the standard library's namedtuple, typing and statistics need them), so code that walks up to
+``main``'s frame can read the seal and forge a verdict: a known gap (the cure is the checker in a
+process apart from the student's code). What it can do but is undone before the checker runs: replace or patch
 ``helpers``, ``numpy`` or builtins (their namespaces are snapshotted before the cell and put back
 after it; a function that changes them while it is being judged earns nothing). Its prints and
 warnings are kept from the verdict: a warning never costs a point.
@@ -62,7 +64,6 @@ WRITE_EVENTS = {
     "gc.get_referrers": "searched the grader's memory",
     "gc.get_referents": "searched the grader's memory",
 }
-FRAME_ATTRIBUTES = ("tb_frame", "gi_frame", "cr_frame", "ag_frame")  # the ways to the grader's own frames
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 
 
@@ -105,9 +106,7 @@ def _guard(forbidden: list[str], refused: list[str], armed: list[bool]):
             refuse(WRITE_EVENTS[event])
         elif event.startswith("ctypes."):
             refuse("reached into memory with ctypes")
-        elif event in ("sys._getframe", "sys._current_frames") or (
-            event == "object.__getattr__" and len(args) > 1 and args[1] in FRAME_ATTRIBUTES
-        ):
+        elif event == "sys._current_frames":  # other threads' frames; a thread's own (_getframe) stays allowed
             refuse("searched the grader's memory")
 
     return hook
