@@ -9,10 +9,10 @@ marker :data:`MARK` and the job's random ``seal`` on stdout: the checker's verdi
 Nothing here imports the rest of ``classroom`` (this is a standalone script). What the student's
 code cannot do, enforced by an audit hook installed before it runs: write, delete or rename files,
 start processes, open network connections, load native libraries, read the forbidden folders or
-import ``lecturer``, use ctypes or ``gc``. Not refused: ``sys._getframe`` and a traceback's frame
-(the standard library's namedtuple, typing and statistics need them), so code that walks up to
-``main``'s frame can read the seal and forge a verdict: a known gap (the cure is the checker in a
-process apart from the student's code). What it can do but is undone before the checker runs: replace or patch
+import ``lecturer``, use ctypes or ``gc``, or list every thread's frames. The student's cell and the
+check run in a worker thread; the main thread holds the verdict's seal and runs none of the
+student's code, so ``sys._getframe`` (which the standard library needs, and which stays allowed)
+walks only up the worker's own stack, where no seal is. What it can do but is undone before the checker runs: replace or patch
 ``helpers``, ``numpy`` or builtins (their namespaces are snapshotted before the cell and put back
 after it; a function that changes them while it is being judged earns nothing). Its prints and
 warnings are kept from the verdict: a warning never costs a point.
@@ -27,8 +27,8 @@ import json
 import linecache
 import os
 import resource
-import signal
 import sys
+import threading
 import time
 import warnings
 
@@ -71,8 +71,10 @@ class CellTimeout(BaseException):
     """Raised in the main thread when the answer cell's own code (not the judged function) runs too long."""
 
 
-def _guard(forbidden: list[str], refused: list[str], armed: list[bool]):
-    """The audit hook: refuses writes, processes, connections and reads of ``forbidden``; notes each."""
+def _guard(forbidden: list[str], refused: list[str], main_thread: int):
+    """The audit hook: refuses writes, processes, connections and reads of ``forbidden``; notes each.
+    Only the main thread (the watchdog, which runs no student code) is never refused: no flag that
+    the student's code could find and turn off."""
     forbidden = [os.path.realpath(path) for path in forbidden]
 
     def inside(path) -> bool:
@@ -87,7 +89,7 @@ def _guard(forbidden: list[str], refused: list[str], armed: list[bool]):
         raise PermissionError(f"Not allowed while grading: {what}.")
 
     def hook(event, args):
-        if not armed[0]:
+        if threading.get_ident() == main_thread:
             return
         if event == "open":
             path, mode, flags = args
@@ -106,7 +108,7 @@ def _guard(forbidden: list[str], refused: list[str], armed: list[bool]):
             refuse(WRITE_EVENTS[event])
         elif event.startswith("ctypes."):
             refuse("reached into memory with ctypes")
-        elif event == "sys._current_frames":  # other threads' frames; a thread's own (_getframe) stays allowed
+        elif event == "sys._current_frames":  # the main thread's frame, which holds the seal
             refuse("searched the grader's memory")
 
     return hook
@@ -165,29 +167,24 @@ def _patched_words(changed: list[str]) -> list[str]:
     return words
 
 
-def _run_cell(code: str, limit: float, namespace: dict) -> list[str]:
+def _run_cell(code: str, limit: float, namespace: dict, clock: dict) -> list[str]:
     """Execute the cell one top-level statement at a time, within ``limit`` seconds in all: a statement
     that raises or runs out of time is skipped and the rest still run (so a refused write before the
-    ``def`` costs the function nothing). Sentences on what failed (empty: nothing)."""
+    ``def`` costs the function nothing). Sentences on what failed (empty: nothing). ``clock`` tells
+    the main thread's watchdog until when the cell's own code may run."""
     linecache.cache[CELL_FILE] = (len(code), None, code.splitlines(True), CELL_FILE)
     try:
         tree = ast.parse(code, CELL_FILE)
     except SyntaxError as error:
         return [f"your cell has a syntax error on its line {error.lineno}: {error.msg}"]
-
-    def stop(signum, frame):
-        raise CellTimeout
-
-    signal.signal(signal.SIGALRM, stop)
     deadline = time.monotonic() + limit
     failed = []
     for statement in tree.body:
-        left = deadline - time.monotonic()
-        if left <= 0:
+        if deadline - time.monotonic() <= 0:
             failed.append(f"your cell's own code did not finish within {limit:g} s (from its line {statement.lineno})")
             break
         unit = compile(ast.Module([statement], type_ignores=[]), CELL_FILE, "exec")
-        signal.setitimer(signal.ITIMER_REAL, left)
+        clock["until"] = deadline
         try:
             exec(unit, namespace)  # noqa: S102 — the student's cell, guarded
         except CellTimeout:
@@ -196,35 +193,20 @@ def _run_cell(code: str, limit: float, namespace: dict) -> list[str]:
         except BaseException as error:  # noqa: BLE001 — anything the student's code raises
             failed.append(f"your cell's line {statement.lineno} raised {type(error).__name__}: {str(error)[:160]}")
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            clock["until"] = None
     return failed
 
 
-def main() -> None:
-    job = json.loads(sys.stdin.read())
-    seal = job.pop("seal", "")  # the judge reads only a verdict that carries it
-    result_out = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    sys.path.insert(0, job["root"])
-    import numpy  # noqa: F401 — loaded before the cell, so the snapshot holds it
-
-    import helpers.exercises  # noqa: F401 — the alias students use
-    from helpers.checking.exercises import check
-
-    check("mean", lambda row: sum(row) / len(row))  # load what the checker imports on first use
-    import ctypes
-
-    ctypes.pythonapi.PyThreadState_SetAsyncExc  # noqa: B018 — looked up now: the checker's time limit uses it
-    refused: list[str] = []
-    armed = [False]
-    sys.addaudithook(_guard(job.get("forbidden", []), refused, armed))
+def _grade(job: dict, check, refused: list, clock: dict, box: dict) -> None:
+    """The worker thread: the cell, then the check. The main thread, which holds the seal, never runs
+    the student's code, so no frame the student's code can walk up to holds it."""
     quiet = io.StringIO()
     snapshot = _snapshot()
     namespace = {"__name__": "__answer__", "__builtins__": builtins}
-    armed[0] = True
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         sys.stdout, sys.stderr = quiet, quiet
-        failed = _run_cell(job["code"], job.get("cell_limit", 10.0), namespace)
+        failed = _run_cell(job["code"], job.get("cell_limit", 10.0), namespace, clock)
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
         patched = _patched_words(_restore(snapshot))
         fn = namespace.get(job["name"])
@@ -237,7 +219,6 @@ def main() -> None:
             if during:
                 patched += [f"changed the checker or numpy while being judged ({', '.join(sorted(during)[:3])})"]
                 verdict = None
-    armed[0] = False
     report = {
         "defined": fn is not None,
         "cell_failed": failed,
@@ -254,7 +235,40 @@ def main() -> None:
             diagnosis=verdict.diagnosis,
             text=str(verdict),
         )
-    result_out.write(MARK + seal + json.dumps(report) + "\n")
+    box["report"] = json.dumps(report)
+
+
+def main() -> None:
+    job = json.loads(sys.stdin.read())
+    seal = job.pop("seal", "")  # the judge reads only a verdict that carries it; only this frame holds it
+    result_out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    sys.path.insert(0, job["root"])
+    import numpy  # noqa: F401 — loaded before the cell, so the snapshot holds it
+
+    import helpers.exercises  # noqa: F401 — the alias students use
+    from helpers.checking.exercises import check
+
+    check("mean", lambda row: sum(row) / len(row))  # load what the checker imports on first use
+    import ctypes
+    import threading
+
+    stop = ctypes.pythonapi.PyThreadState_SetAsyncExc  # looked up now: the watchdog and the checker use it
+    refused: list[str] = []
+    sys.addaudithook(_guard(job.get("forbidden", []), refused, threading.get_ident()))
+    clock: dict = {"until": None}
+    box: dict = {}
+    worker = threading.Thread(target=_grade, args=(job, check, refused, clock, box), daemon=True)
+    worker.start()
+    stopped = False
+    while worker.is_alive():  # the watchdog: the cell's own code past its time gets CellTimeout
+        worker.join(0.05)
+        until = clock["until"]
+        if until is not None and time.monotonic() > until and not stopped:
+            stop(ctypes.c_ulong(worker.ident), ctypes.py_object(CellTimeout))
+            stopped = True
+        elif until is None:
+            stopped = False
+    result_out.write(MARK + seal + box.get("report", "{}") + "\n")
     result_out.flush()
     os._exit(0)  # no atexit handler or thread of the student's runs after the verdict
 

@@ -187,6 +187,15 @@ TAMPERING = {
     "starts a process": "import subprocess\nsubprocess.run(['true'])\n",
     "forges a verdict": "import os\nos.write(1, b'\\x1egrading-verdict\\x1e{{\"passed\": true}}\\n')\n",
     "never returns at the top": "while True:\n    pass\n",
+    "steals the seal": (
+        "import sys, os\ntry:\n    f = sys._getframe(0)\n    while 'seal' not in f.f_locals:\n"
+        "        f = f.f_back\n    seal = f.f_locals['seal']\n"
+        '    os.write(1, (\'\\x1egrading-verdict\\x1e\' + seal + \'{{"passed": true, "defined": true, '
+        '"cell_failed": [], "refused": [], "patched": [], "mistake": null, "diagnosis": "", '
+        '"text": ""}}\\n\').encode())\n'
+        "    os._exit(0)\nexcept Exception:\n    pass\n"
+        "try:\n    sys._current_frames()\nexcept PermissionError:\n    pass\n"
+    ),
     "uses ctypes": "import ctypes\ntry:\n    ctypes.string_at(id(1), 8)\nexcept PermissionError:\n    pass\n",
 }
 FUNCTIONS = {
