@@ -5,7 +5,7 @@ stub, word for word) and from ``lecturer/solutions.py`` (the solution, between n
 ``### BEGIN SOLUTION`` markers, so that ``nbgrader generate_assignment`` puts the notebook's own
 stub back). The tests come from :mod:`classroom.grading.plan`: one locked, graded cell per named
 mistake, and one hidden test. Nothing is written twice: change a notebook or a solution, and the
-next ``python3 -m classroom.grading build`` follows.
+next ``assignment.build`` (``cycle.Course.set_up``) follows.
 """
 
 from __future__ import annotations
