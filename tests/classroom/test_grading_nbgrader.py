@@ -35,7 +35,9 @@ def _nbgrader_python() -> str | None:
 
 
 PYTHON = _nbgrader_python()
-needs_nbgrader = pytest.mark.skipif(PYTHON is None, reason="no Python with nbgrader: set LAYERNORM_NBGRADER_PYTHON (run.py hub does not install it yet)")
+needs_nbgrader = pytest.mark.skipif(
+    PYTHON is None, reason="no Python with nbgrader: set LAYERNORM_NBGRADER_PYTHON (run.py hub does not install it yet)"
+)
 
 STEP = "std"
 NAME = assignment.name_of(STEP)
