@@ -1,0 +1,86 @@
+"""nbgrader's autograde with this grader: :class:`GradeCells` takes the place of nbgrader's
+``Execute``, so no submitted notebook runs in a kernel (as the instructor, with the tests in the
+student's namespace). The answer cell is judged alone in a fresh process; each test cell's output
+becomes its sentence (an error output when it failed, which nbgrader's SaveAutoGrades reads as 0
+points; plain text when it passed: full points); the hidden test's code is replaced by one comment,
+so the feedback never shows it; what was ignored goes under the answer cell.
+
+Imported only where nbgrader is installed (the hub's environment); set up by
+:func:`classroom.grading.course.config_text`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from nbconvert.preprocessors import Preprocessor
+from nbformat.v4 import new_output
+from traitlets import Bool, Unicode
+
+from classroom.grading import grade, notebook, plan
+
+HIDDEN_NOTE = "# Hidden test: the full check on cases you have not seen (its code is not shown)."
+
+
+def _step_of(nb) -> str | None:
+    ids = notebook.by_id(nb)
+    return next((step for step in plan.STEPS if plan.answer_id(step) in ids), None)
+
+
+class GradeCells(Preprocessor):
+    """Grade the notebook's answer cell with :mod:`classroom.grading` and write the tests' outputs."""
+
+    enabled = Bool(True)  # nbconvert's default is off
+    user = Unicode("", help="As root: the unprivileged account that judges the answer cells.").tag(config=True)
+    python = Unicode("", help="The Python that judges (default nbgrader's own).").tag(config=True)
+    course_root = Unicode(".", help="The course folder (submitted/ and release/ are read from it).").tag(config=True)
+
+    def preprocess(self, nb, resources):
+        step = _step_of(nb)
+        if step is None:
+            return nb, resources
+        cells = notebook.by_id(nb)
+        limits = {"forbidden": (os.path.realpath(self.course_root),)}  # the sources, the gradebook
+        if self.user and os.geteuid() == 0:
+            limits["user"] = self.user
+        if self.python:
+            limits["python"] = self.python
+        code = notebook.source(cells[plan.answer_id(step)])
+        if code.startswith(notebook.UNREADABLE):  # the submission could not be read: its sentence, 0 points
+            result = grade.zero(step, code[len(notebook.UNREADABLE) :].strip())
+        elif not code.strip():
+            result = grade.zero(step, "The answer cell is empty: nothing was submitted.")
+        else:
+            result = grade.grade_code(step, code, **limits)
+        for outcome in result.outcomes:
+            cell = cells.get(outcome.test.grade_id)
+            if cell is None:
+                continue
+            if outcome.test.hidden:
+                cell.source = HIDDEN_NOTE
+            cell.outputs = [_output(outcome)]
+        edited = _edited_tests(Path(self.course_root), resources, step)
+        answer = cells[plan.answer_id(step)]
+        notes = result.ignored + ([edited] if edited else [])
+        answer.outputs = [new_output("stream", name="stdout", text=f"Note: {s}\n") for s in notes]
+        return nb, resources
+
+
+def _edited_tests(root: Path, resources: dict, step: str) -> str | None:
+    """The sentence on test cells the student edited, deleted or moved, read from the submission as
+    it arrived (nbgrader has already put the released tests back into the notebook graded here)."""
+    info = resources.get("nbgrader", {})
+    try:
+        name, student, notebook_id = info["assignment"], info["student"], info["notebook"]
+        submitted = notebook.read(root / "submitted" / student / name / f"{notebook_id}.ipynb")
+        released = notebook.read(root / "release" / name / f"{notebook_id}.ipynb")
+    except (KeyError, notebook.BadSubmission):
+        return None
+    return notebook.changed_tests(submitted, released, [t.grade_id for t in plan.tests_for(step)])
+
+
+def _output(outcome: grade.Outcome):
+    if outcome.passed:
+        return new_output("stream", name="stdout", text=f"✓ {outcome.sentence}\n")
+    return new_output("error", ename="Not passed", evalue=outcome.sentence, traceback=[f"✗ {outcome.sentence}"])

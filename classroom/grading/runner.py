@@ -1,0 +1,277 @@
+"""The grading process: run one answer cell alone, then judge its function with the checker.
+
+Started by :mod:`classroom.grading.judge` as ``python -I runner.py`` in an empty temporary folder,
+with a time and memory limit. It reads one JSON object on stdin (``root``: the folder holding
+``helpers``; ``step``; ``name``: the function to judge; ``code``: the answer cell's source;
+``forbidden``: folders it must not read, such as ``lecturer/``) and writes one JSON line after the
+marker :data:`MARK` and the job's random ``seal`` on stdout: the checker's verdict and the sentences saying what was ignored.
+
+Nothing here imports the rest of ``classroom`` (this is a standalone script). What the student's
+code cannot do, enforced by an audit hook installed before it runs: write, delete or rename files,
+start processes, open network connections, load native libraries, read the forbidden folders or
+import ``lecturer``, use ctypes or ``gc``, or list every thread's frames. The student's cell and the
+check run in a worker thread; the main thread holds the verdict's seal and runs none of the
+student's code, so ``sys._getframe`` (which the standard library needs, and which stays allowed)
+walks only up the worker's own stack, where no seal is. What it can do but is undone before the checker runs: replace or patch
+``helpers``, ``numpy`` or builtins (their namespaces are snapshotted before the cell and put back
+after it; a function that changes them while it is being judged earns nothing). Its prints and
+warnings are kept from the verdict: a warning never costs a point.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import io
+import json
+import linecache
+import os
+import resource
+import sys
+import threading
+import time
+import warnings
+
+MARK = "\x1egrading-verdict\x1e"
+CELL_FILE = "<answer cell>"
+WATCHED = ("numpy", "helpers", "builtins")
+WRITE_EVENTS = {
+    "os.remove": "deleted a file",
+    "os.rename": "renamed a file",
+    "os.rmdir": "deleted a folder",
+    "os.mkdir": "made a folder",
+    "os.chmod": "changed a file's permissions",
+    "os.chown": "changed a file's owner",
+    "os.link": "linked a file",
+    "os.symlink": "linked a file",
+    "os.truncate": "truncated a file",
+    "os.utime": "changed a file's times",
+    "shutil.rmtree": "deleted a folder",
+    "shutil.copyfile": "copied a file",
+    "subprocess.Popen": "started a process",
+    "os.system": "started a process",
+    "os.exec": "started a process",
+    "os.posix_spawn": "started a process",
+    "os.spawn": "started a process",
+    "os.fork": "started a process",
+    "os.forkpty": "started a process",
+    "pty.spawn": "started a process",
+    "socket.connect": "opened a network connection",
+    "socket.bind": "opened a network connection",
+    "ctypes.dlopen": "loaded a native library",
+    "os.kill": "signalled a process",
+    "gc.get_objects": "searched the grader's memory",
+    "gc.get_referrers": "searched the grader's memory",
+    "gc.get_referents": "searched the grader's memory",
+}
+WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+
+
+class CellTimeout(BaseException):
+    """Raised in the main thread when the answer cell's own code (not the judged function) runs too long."""
+
+
+def _guard(forbidden: list[str], refused: list[str], main_thread: int):
+    """The audit hook: refuses writes, processes, connections and reads of ``forbidden``; notes each.
+    Only the main thread (the watchdog, which runs no student code) is never refused: no flag that
+    the student's code could find and turn off."""
+    forbidden = [os.path.realpath(path) for path in forbidden]
+
+    def inside(path) -> bool:
+        if not isinstance(path, (str, bytes, os.PathLike)):
+            return False
+        text = os.fsdecode(path)
+        full = os.path.realpath(text)
+        return any(full == top or full.startswith(top + os.sep) for top in forbidden)
+
+    def refuse(what: str):
+        refused.append(what)
+        raise PermissionError(f"Not allowed while grading: {what}.")
+
+    def hook(event, args):
+        if threading.get_ident() == main_thread:
+            return
+        if event == "open":
+            path, mode, flags = args
+            if inside(path):
+                refuse("read the solutions or the course's files")
+            writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
+                isinstance(flags, int) and flags & WRITE_FLAGS
+            )
+            if writing and path is not None:
+                refuse("wrote a file")
+        elif event == "import" and args and str(args[0]).split(".")[0] == "lecturer":
+            refuse("read the solutions")
+        elif event in ("os.listdir", "os.scandir", "glob.glob") and args and inside(args[0]):
+            refuse("read the solutions or the course's files")
+        elif event in WRITE_EVENTS:
+            refuse(WRITE_EVENTS[event])
+        elif event.startswith("ctypes."):
+            refuse("reached into memory with ctypes")
+        elif event == "sys._current_frames":  # the main thread's frame, which holds the seal
+            refuse("searched the grader's memory")
+
+    return hook
+
+
+def _watched_modules() -> dict:
+    return {
+        name: module
+        for name, module in list(sys.modules.items())
+        if module is not None and name.split(".")[0] in WATCHED
+    }
+
+
+def _snapshot() -> tuple[dict, dict]:
+    modules = _watched_modules()
+    return modules, {name: dict(vars(module)) for name, module in modules.items()}
+
+
+def _restore(snapshot) -> list[str]:
+    """Put every watched module and its namespace back as snapshotted; the names of those changed."""
+    modules, spaces = snapshot
+    changed = []
+    for name, module in modules.items():
+        if sys.modules.get(name) is not module:
+            sys.modules[name] = module
+            changed.append(name)
+        space = vars(module)
+        before = spaces[name]
+        for key in set(space) | set(before):
+            if key in ("__warningregistry__",):
+                continue
+            if key not in before:
+                value = space[key]
+                if isinstance(value, type(sys)) and sys.modules.get(f"{name}.{key}") is value:
+                    continue  # a submodule imported since: how Python's imports work, not a change
+                del space[key]
+            elif key not in space or space[key] is not before[key]:
+                space[key] = before[key]
+            else:
+                continue
+            changed.append(f"{name}.{key}")
+    return changed
+
+
+def _patched_words(changed: list[str]) -> list[str]:
+    words = []
+    checker = [n for n in changed if n.startswith("helpers")]
+    numpy = [n for n in changed if n.startswith("numpy")]
+    builtin = [n for n in changed if n.startswith("builtins")]
+    if checker:
+        words.append(f"replaced part of the checker ({', '.join(sorted(checker)[:3])})")
+    if numpy:
+        words.append(f"patched numpy ({', '.join(sorted(numpy)[:3])})")
+    if builtin:
+        words.append(f"patched Python's builtins ({', '.join(sorted(builtin)[:3])})")
+    return words
+
+
+def _run_cell(code: str, limit: float, namespace: dict, clock: dict) -> list[str]:
+    """Execute the cell one top-level statement at a time, within ``limit`` seconds in all: a statement
+    that raises or runs out of time is skipped and the rest still run (so a refused write before the
+    ``def`` costs the function nothing). Sentences on what failed (empty: nothing). ``clock`` tells
+    the main thread's watchdog until when the cell's own code may run."""
+    linecache.cache[CELL_FILE] = (len(code), None, code.splitlines(True), CELL_FILE)
+    try:
+        tree = ast.parse(code, CELL_FILE)
+    except SyntaxError as error:
+        return [f"your cell has a syntax error on its line {error.lineno}: {error.msg}"]
+    deadline = time.monotonic() + limit
+    failed = []
+    for statement in tree.body:
+        if deadline - time.monotonic() <= 0:
+            failed.append(f"your cell's own code did not finish within {limit:g} s (from its line {statement.lineno})")
+            break
+        unit = compile(ast.Module([statement], type_ignores=[]), CELL_FILE, "exec")
+        clock["until"] = deadline
+        try:
+            exec(unit, namespace)  # noqa: S102 — the student's cell, guarded
+        except CellTimeout:
+            failed.append(f"your cell's own code did not finish within {limit:g} s (its line {statement.lineno})")
+            break
+        except BaseException as error:  # noqa: BLE001 — anything the student's code raises
+            failed.append(f"your cell's line {statement.lineno} raised {type(error).__name__}: {str(error)[:160]}")
+        finally:
+            clock["until"] = None
+    return failed
+
+
+def _grade(job: dict, check, refused: list, clock: dict, box: dict) -> None:
+    """The worker thread: the cell, then the check. The main thread, which holds the seal, never runs
+    the student's code, so no frame the student's code can walk up to holds it."""
+    quiet = io.StringIO()
+    snapshot = _snapshot()
+    namespace = {"__name__": "__answer__", "__builtins__": builtins}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        sys.stdout, sys.stderr = quiet, quiet
+        failed = _run_cell(job["code"], job.get("cell_limit", 10.0), namespace, clock)
+        sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+        patched = _patched_words(_restore(snapshot))
+        fn = namespace.get(job["name"])
+        verdict = None
+        if fn is not None:
+            sys.stdout, sys.stderr = quiet, quiet
+            verdict = check(job["step"], fn)
+            sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+            during = _restore(snapshot)
+            if during:
+                patched += [f"changed the checker or numpy while being judged ({', '.join(sorted(during)[:3])})"]
+                verdict = None
+    report = {
+        "defined": fn is not None,
+        "cell_failed": failed,
+        "refused": list(dict.fromkeys(refused)),
+        "patched": patched,
+        "warnings": len(caught),
+        "printed": len(quiet.getvalue()),
+        "peak_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+    }
+    if verdict is not None:
+        report.update(
+            passed=bool(verdict.passed),
+            mistake=verdict.mistake,
+            diagnosis=verdict.diagnosis,
+            text=str(verdict),
+        )
+    box["report"] = json.dumps(report)
+
+
+def main() -> None:
+    job = json.loads(sys.stdin.read())
+    seal = job.pop("seal", "")  # the judge reads only a verdict that carries it; only this frame holds it
+    result_out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    sys.path.insert(0, job["root"])
+    import numpy  # noqa: F401 — loaded before the cell, so the snapshot holds it
+
+    import helpers.exercises  # noqa: F401 — the alias students use
+    from helpers.checking.exercises import check
+
+    check("mean", lambda row: sum(row) / len(row))  # load what the checker imports on first use
+    import ctypes
+    import threading
+
+    stop = ctypes.pythonapi.PyThreadState_SetAsyncExc  # looked up now: the watchdog and the checker use it
+    refused: list[str] = []
+    sys.addaudithook(_guard(job.get("forbidden", []), refused, threading.get_ident()))
+    clock: dict = {"until": None}
+    box: dict = {}
+    worker = threading.Thread(target=_grade, args=(job, check, refused, clock, box), daemon=True)
+    worker.start()
+    stopped = False
+    while worker.is_alive():  # the watchdog: the cell's own code past its time gets CellTimeout
+        worker.join(0.05)
+        until = clock["until"]
+        if until is not None and time.monotonic() > until and not stopped:
+            stop(ctypes.c_ulong(worker.ident), ctypes.py_object(CellTimeout))
+            stopped = True
+        elif until is None:
+            stopped = False
+    result_out.write(MARK + seal + box.get("report", "{}") + "\n")
+    result_out.flush()
+    os._exit(0)  # no atexit handler or thread of the student's runs after the verdict
+
+
+if __name__ == "__main__":
+    main()
