@@ -220,3 +220,18 @@ def test_a_ranking_names_a_fastest_only_when_no_repeats_overlap():
     torch["faulted_calls"] = [100, 0, 0]  # page faults: out of the ranking
     words = speed_checks.ranking_words([python, numpy, torch], "5 × 3")
     assert words.startswith("At 5 × 3 the fastest was pure Python") and words.endswith("calls: torch.")
+
+
+@pytest.mark.parametrize(
+    ("share", "words"),
+    [
+        (speed_checks.BYTES_SET_PACE + 0.01, "moving the bytes sets most"),
+        (speed_checks.BYTES_SET_PACE, "cannot say"),
+        (speed_checks.WORK_SETS_PACE, "cannot say"),
+        (speed_checks.WORK_SETS_PACE - 0.01, "the work on each row, not the bytes"),
+    ],
+)
+def test_what_sets_the_pace_follows_the_share_of_the_copy_at_each_edge(share, words):
+    # One rule for every sentence in notebook 12 that reads LayerNorm against the copy: a few per cent
+    # slower than the copy is still the bytes' pace, never "something other than moving the bytes".
+    assert words in speed_checks.pace_words(share)

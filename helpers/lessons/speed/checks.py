@@ -75,6 +75,22 @@ def verdict(a: dict, b: dict) -> str:
     return UNCLEAR
 
 
+# What sets LayerNorm's pace, read from its share of the copy's rate (the copy: the same bytes, no work):
+# above BYTES_SET_PACE the bytes do, below WORK_SETS_PACE the work on each row does, between, this run
+# cannot say. One rule for every sentence of notebook 12 that reads a share or a ratio to the copy.
+BYTES_SET_PACE = 0.8
+WORK_SETS_PACE = 0.5
+
+
+def pace_words(share: float) -> str:
+    """What a share of the copy's rate (LayerNorm's time over the copy's, inverted) says sets the pace."""
+    if share > BYTES_SET_PACE:
+        return "close to the copy, so moving the bytes sets most of its pace"
+    if share < WORK_SETS_PACE:
+        return "far from the copy, so the work on each row, not the bytes, sets its pace"
+    return "between the two, so this run cannot say whether the bytes or the work on each row set its pace"
+
+
 def ratio(a: dict, b: dict) -> dict:
     """a's time over b's: the median of the per-repeat ratios, their lowest and highest, and the verdict."""
     a_values, b_values = repeat_medians(a), repeat_medians(b)
