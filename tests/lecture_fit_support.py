@@ -45,25 +45,34 @@ SIGNATURE = """() => {
 # Resolves to true once nothing in the page has changed (DOM or scroll) for ``quiet`` ms; to false if that
 # has not happened within ``most`` ms (a page that never goes quiet must fail, not hang: evaluate has no
 # time-out of its own).
-QUIET = """([quiet, most]) => new Promise(resolve => {
-    let timer = setTimeout(() => done(true), quiet);
-    const limit = setTimeout(() => done(false), most);
-    const observer = new MutationObserver(again);
-    function again() { clearTimeout(timer); timer = setTimeout(() => done(true), quiet); }
-    function done(calm) {
-        clearTimeout(timer); clearTimeout(limit); observer.disconnect();
-        removeEventListener('scroll', again, true); resolve(calm);
+# The time of the page's last change (a mutation anywhere, or a scroll), kept on the page by one observer.
+# Waiting for quiet is Playwright's wait_for_function on it, whose time limit Playwright itself enforces:
+# a promise inside page.evaluate has none, and hung a whole run when the page's timers stopped firing.
+WATCH_CHANGES = """() => {
+    if (!window.__quietWatch) {
+        const watch = {last: performance.now()};
+        const touch = () => { watch.last = performance.now(); };
+        new MutationObserver(touch).observe(document.body,
+            {subtree: true, childList: true, attributes: true, characterData: true});
+        addEventListener('scroll', touch, true);
+        window.__quietWatch = watch;
     }
-    observer.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
-    addEventListener('scroll', again, true);
-})"""
+    window.__quietWatch.last = performance.now();
+}"""
+QUIET_FOR = "(quiet) => !!window.__quietWatch && performance.now() - window.__quietWatch.last >= quiet"
 
 
 def wait_quiet(page, quiet_ms: int = 350, most_ms: int = 30_000) -> None:
     """Until the page has not changed for ``quiet_ms`` (a state: its layout is done); fails if it is still
     changing after ``most_ms`` on a quiet machine (tests/patience.py scales it)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     most = scaled_ms(most_ms)
-    assert page.evaluate(QUIET, [quiet_ms, most]), f"the page kept changing for {most / 1000:.0f} s"
+    page.evaluate(WATCH_CHANGES)
+    try:
+        page.wait_for_function(QUIET_FOR, arg=quiet_ms, polling=50, timeout=most)
+    except PlaywrightTimeout:
+        raise AssertionError(f"the page kept changing for {most / 1000:.0f} s") from None
 
 
 def signature(page) -> str:

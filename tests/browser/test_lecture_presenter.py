@@ -17,7 +17,9 @@ from browser_support import ARTIFACTS, chromium, offline_context, voila_lecture
 ROOT = Path(__file__).resolve().parents[2]
 
 
-CULL_SECONDS = 3  # the test's idle timeout (run.py lecture uses minutes)
+CULL_SECONDS = 10  # the test's idle timeout (run.py lecture uses minutes)
+# Not less: between Voila running a page's notebook and the page's widgets connecting, its kernel is idle
+# and unconnected; on a busy machine that gap took over 3 s, the kernel was culled, and the page never came alive.
 LIVE = "() => window.lecturePresenter && document.querySelector('button')"  # presenter.js runs, widgets drawn
 
 
