@@ -9,6 +9,7 @@ import time
 
 import pytest
 from expected_numbers import X, exact_steps, four
+from lecture_fit_support import wait_quiet
 from lecture_presenter_support import READY, VISIBLE, field, go_to, kernels, open_lecture, rss_mib, start_lecture
 from patience import Deadline, scaled_ms
 
@@ -59,9 +60,11 @@ def test_a_reload_keeps_the_slide_the_stage_and_the_typed_values(lecture):
         _shows(page, wanted_std)
         page.locator(".jp-Cell.lecture-current button.widget-toggle-button").first.click()  # show every step
         page.wait_for_function(TOGGLE_ON)
+        wait_quiet(page)  # the unfolded steps and the slide's sentences are drawn after the toggle turns on
         before = page.evaluate(FITTED_VISIBLE)
 
         _reload(page)
+        wait_quiet(page)
         assert page.evaluate("() => location.hash") == f"#slide-{eps_slide}"
         assert field(page, "exact ε").input_value() == "0.001"
         assert page.locator(".jp-Cell.lecture-current .widget-readout").first.inner_text() == "1.0e-3"
