@@ -35,6 +35,9 @@ def class_hub(students: list[str], instructors: list[str] = (), **options):
         port=launch.free_port(),
         hub_port=launch.free_port(),
         proxy_api_port=launch.free_port(),
+        # every port its own: two class hubs start side by side when the suite runs in halves, and a
+        # fixed class-service port let one hub's students post to the other hub's service (401)
+        class_service_port=launch.free_port(),
         **options,
     )
     token = secrets.token_hex(32)  # the admin token: in this process's memory and the hub's environment only
