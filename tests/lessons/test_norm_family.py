@@ -1,6 +1,5 @@
 """helpers.lessons.norm_family: BatchNorm, RMSNorm, where the norm sits, and learning γ and β."""
 
-import time
 
 import numpy as np
 import pytest
@@ -86,10 +85,8 @@ def test_pre_ln_matches_a_torch_block(residual):
     np.testing.assert_allclose(pre_ln_block(residual, WEIGHT).output, expected.numpy(), atol=1e-12)
 
 
-def test_training_learns_the_true_gamma_and_beta_fast():
-    start = time.perf_counter()
-    run = train_gamma_beta(steps=100)
-    assert time.perf_counter() - start < 1.0
+def test_training_learns_the_true_gamma_and_beta_in_a_hundred_steps():
+    run = train_gamma_beta(steps=100)  # its speed (≤ 1 s) is measured in benchmarks/bench_verdicts.py
     assert len(run.losses) == 101
     assert run.losses[-1] < 1e-10 < run.losses[0]
     assert np.all(np.diff(run.losses) <= 1e-15)  # gradient descent on a convex loss: never goes up
