@@ -27,6 +27,8 @@ from classroom.hub.settings import SETTINGS_VARIABLE, HubSettings
 CLASSROOM = Path(__file__).resolve().parent.parent
 REPOSITORY = CLASSROOM.parent
 CONFIG = CLASSROOM / "jupyterhub_config.py"
+READY_SECONDS = 120.0  # how long a starting hub may take to answer, on a quiet machine
+STOP_SECONDS = 60.0  # how long a stopping hub may take to end its processes before they are killed
 
 
 class HubError(RuntimeError):
@@ -131,7 +133,7 @@ class Hub:
         except urllib.error.HTTPError as error:
             return error.code, None
 
-    def wait_ready(self, timeout: float = 120) -> None:
+    def wait_ready(self, timeout: float = READY_SECONDS) -> None:
         """Until the hub answers and, with the class service on, the proxy routes to that service too
         (the hub adds a service's route only once the service runs, a moment after the hub answers)."""
         deadline = time.monotonic() + timeout
@@ -157,7 +159,7 @@ class Hub:
             time.sleep(0.3)
         raise HubError(f"{failure} in time")
 
-    def stop(self, timeout: float = 60) -> list[int]:
+    def stop(self, timeout: float = STOP_SECONDS) -> list[int]:
         """Stop the hub; returns the processes it left behind (its proxy, its services), now ended.
 
         The hub stops every student's server, its proxy and its services as it exits; one that has to

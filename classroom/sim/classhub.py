@@ -23,8 +23,11 @@ def names(prefix: str, count: int) -> list[str]:
 
 
 @contextmanager
-def class_hub(students: list[str], instructors: list[str] = (), **options):
-    """A running hub with these students; yields the launch.Hub, with .token (admin) and .log_path."""
+def class_hub(students: list[str], instructors: list[str] = (), patience: float = 1.0, **options):
+    """A running hub with these students; yields the launch.Hub, with .token (admin) and .log_path.
+
+    ``patience`` multiplies how long the hub may take to answer and to stop (a quiet machine's times).
+    """
     state = Path(tempfile.mkdtemp(prefix="layernorm-hub-test-", dir="/tmp"))
     state.chmod(0o755)  # students' git must read state/series.git
     lines = [f"{name} instructor" for name in instructors] + list(students)
@@ -49,11 +52,12 @@ def class_hub(students: list[str], instructors: list[str] = (), **options):
         hub = launch.start(settings, log=log, env={**os.environ, TOKEN_VARIABLE: token})
         hub.token = token
         hub.log_path = log_path
-        hub.wait_ready()
+        hub.wait_ready(timeout=launch.READY_SECONDS * patience)
         yield hub
     finally:
         if hub is not None:
-            hub.leftovers = hub.stop()  # what a killed hub left running, now ended
+            # what a killed hub left running, now ended
+            hub.leftovers = hub.stop(timeout=launch.STOP_SECONDS * patience)
         if log is not None:
             log.close()
         problems = []

@@ -54,9 +54,11 @@ def exercise_cells(notebook: dict) -> tuple[str, str]:
     return setup, check
 
 
-async def attend(hub_url: str, name: str, password: str, repo: str, torch: bool = False) -> Result:
+async def attend(
+    hub_url: str, name: str, password: str, repo: str, torch: bool = False, patience: float = 1.0
+) -> Result:
     result = Result(name)
-    student = Student(hub_url, name, password)
+    student = Student(hub_url, name, password, patience)
     uid = pwd.getpwnam(name).pw_uid
     try:
         start = time.monotonic()
@@ -115,9 +117,11 @@ async def _cell(kernel, code: str) -> dict:
     return answer
 
 
-async def run_class(hub_url: str, names: list[str], password: str, repo: str, torch_names=()) -> list[Result]:
-    """Every student at once, as at the start of a class."""
-    return list(await asyncio.gather(*(attend(hub_url, n, password, repo, n in torch_names) for n in names)))
+async def run_class(
+    hub_url: str, names: list[str], password: str, repo: str, torch_names=(), patience: float = 1.0
+) -> list[Result]:
+    """Every student at once, as at the start of a class; ``patience`` multiplies every step's time-out."""
+    return list(await asyncio.gather(*(attend(hub_url, n, password, repo, n in torch_names, patience) for n in names)))
 
 
 def log_excerpt(log: str, result: Result, lines: int = 40) -> str:

@@ -236,8 +236,6 @@ def test_bad_steps_and_non_functions_get_a_sentence():
     assert "without brackets" in check("mean", 3.0).diagnosis
 
 
-
-
 class _Torch:
     @staticmethod
     def wrong_modules():

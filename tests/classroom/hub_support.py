@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 import pytest
+from patience import patience
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -32,7 +33,7 @@ def require_root() -> None:
 @contextmanager
 def class_hub(students, instructors=(), **options):
     require_root()
-    with classhub.class_hub(list(students), list(instructors), **options) as hub:
+    with classhub.class_hub(list(students), list(instructors), patience=patience(), **options) as hub:
         yield hub
 
 
@@ -50,7 +51,7 @@ def run_async(coroutine):
 @asynccontextmanager
 async def on_own_server(hub, name: str):
     """A student signed in, with their server started and the series pulled; their server stopped after."""
-    student = Student(hub.url, name, PASSWORD)
+    student = Student(hub.url, name, PASSWORD, patience())
     await student.sign_in()
     await student.spawn()
     try:

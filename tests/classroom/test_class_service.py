@@ -23,7 +23,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from patience import Deadline, scaled_s
+from patience import Deadline, patience, scaled_s
 
 from classroom.hub.mirror import FOLDER
 from classroom.sim.client import Student
@@ -54,7 +54,7 @@ def hub():
 
 
 async def logged_in(hub, name: str) -> Student:
-    student = Student(hub.url, name, PASSWORD)
+    student = Student(hub.url, name, PASSWORD, patience())
     await student.sign_in()
     return student
 

@@ -17,7 +17,7 @@ import urllib.request
 import uuid
 
 import pytest
-from patience import scaled_ms
+from patience import patience, scaled_ms
 
 from classroom.sim.client import Student
 
@@ -35,7 +35,7 @@ def tokens(hub) -> dict[str, str]:
     """Each student's own token, got as a browser would (before Playwright's event loop starts)."""
 
     async def log_in(name):
-        student = Student(hub.url, name, PASSWORD)
+        student = Student(hub.url, name, PASSWORD, patience())
         await student.sign_in()
         return name, student.token
 

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from patience import patience
 
 from classroom.sim import lesson
 from classroom.sim.client import Student
@@ -37,7 +38,9 @@ def hub():
 @pytest.fixture(scope="module")
 def class_run(hub):
     start = time.monotonic()
-    results = run_async(lesson.run_class(hub.url, STUDENTS, PASSWORD, hub.settings.series_repo, TORCH_STUDENTS))
+    results = run_async(
+        lesson.run_class(hub.url, STUDENTS, PASSWORD, hub.settings.series_repo, TORCH_STUDENTS, patience())
+    )
     summary = lesson.summary(results, time.monotonic() - start)
     log = Path(hub.log_path).read_text(encoding="utf-8", errors="replace")
     summary["logs"] = {r.name: lesson.log_excerpt(log, r) for r in results if not r.ok}

@@ -1,6 +1,5 @@
 """helpers.lessons.norm_family: BatchNorm, RMSNorm, where the norm sits, and learning γ and β."""
 
-
 import numpy as np
 import pytest
 import torch
