@@ -50,7 +50,34 @@ def numpy_output(row, eps, gamma, beta, places):
     return mean, std, out
 
 
-class RowEditorEvents(RuleBasedStateMachine):
+class ExpectedFromFields:
+    """What an editor's fields say LayerNorm gives (both editors' state machines read their fields alike)."""
+
+    def _numbers(self):
+        row = [float(v) for v in self.row]
+        gamma = np.asarray(parse_list(self.gamma)) if self.gamma.strip() else 1.0
+        beta = np.asarray(parse_list(self.beta)) if self.beta.strip() else 0.0
+        return row, gamma, beta
+
+    def _expected(self):
+        """LayerNorm of what the fields say, or None when that cannot be computed (by hand at 0 places a
+        standard deviation may round to 0): then a warning must say so, as for a bad field."""
+        row, gamma, beta = self._numbers()
+        places = self.editor.places.value if self.editor.by_hand.value else None
+        try:
+            return layer_norm_steps(
+                row,
+                eps=self.eps,
+                gamma=None if np.ndim(gamma) == 0 else gamma,
+                beta=None if np.ndim(beta) == 0 else beta,
+                decimals=places,
+            )
+        except ValueError:
+            self._bad_now = {"general": "cannot be computed"}
+            return None
+
+
+class RowEditorEvents(ExpectedFromFields, RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
         self.editor = widgets.row_editor([1.0, 2.0, 4.0])
@@ -167,29 +194,6 @@ class RowEditorEvents(RuleBasedStateMachine):
         self._bad_now = bad
         return not bad
 
-    def _numbers(self):
-        row = [float(v) for v in self.row]
-        gamma = np.asarray(parse_list(self.gamma)) if self.gamma.strip() else 1.0
-        beta = np.asarray(parse_list(self.beta)) if self.beta.strip() else 0.0
-        return row, gamma, beta
-
-    def _expected(self):
-        """LayerNorm of what the fields say, or None when that cannot be computed (by hand at 0 places a
-        standard deviation may round to 0): then a warning must say so, as for a bad field."""
-        row, gamma, beta = self._numbers()
-        places = self.editor.places.value if self.editor.by_hand.value else None
-        try:
-            return layer_norm_steps(
-                row,
-                eps=self.eps,
-                gamma=None if np.ndim(gamma) == 0 else gamma,
-                beta=None if np.ndim(beta) == 0 else beta,
-                decimals=places,
-            )
-        except ValueError:
-            self._bad_now = {"general": "cannot be computed"}
-            return None
-
     @invariant()
     def fields_warning_and_table_agree(self):
         editor = self.editor
@@ -229,7 +233,7 @@ RowEditorEvents.TestCase.settings = settings(
 test_row_editor_events = RowEditorEvents.TestCase
 
 
-class MatrixEditorEvents(RuleBasedStateMachine):
+class MatrixEditorEvents(ExpectedFromFields, RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
         self.start = np.array([[1.0, 2.0, 4.0], [0.5, -1.0, 3.0]])
@@ -252,29 +256,6 @@ class MatrixEditorEvents(RuleBasedStateMachine):
     @rule(row=st.integers(0, 1))
     def pick_a_row(self, row):
         self.editor.row_picker.value = row
-
-    def _numbers(self):
-        row = [float(v) for v in self.row]
-        gamma = np.asarray(parse_list(self.gamma)) if self.gamma.strip() else 1.0
-        beta = np.asarray(parse_list(self.beta)) if self.beta.strip() else 0.0
-        return row, gamma, beta
-
-    def _expected(self):
-        """LayerNorm of what the fields say, or None when that cannot be computed (by hand at 0 places a
-        standard deviation may round to 0): then a warning must say so, as for a bad field."""
-        row, gamma, beta = self._numbers()
-        places = self.editor.places.value if self.editor.by_hand.value else None
-        try:
-            return layer_norm_steps(
-                row,
-                eps=self.eps,
-                gamma=None if np.ndim(gamma) == 0 else gamma,
-                beta=None if np.ndim(beta) == 0 else beta,
-                decimals=places,
-            )
-        except ValueError:
-            self._bad_now = {"general": "cannot be computed"}
-            return None
 
     @invariant()
     def fields_warning_and_table_agree(self):
