@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from patience import scaled_ms
+from patience import scaled_ms, scaled_s
 
 from browser_support import JupyterServer, child_pids, voila_lecture
 
@@ -29,13 +29,23 @@ def run_py():
     return module
 
 
+def cull_seconds_for_tests() -> int:
+    """The idle time after which a test's lecture server culls a kernel: 10 s on a quiet machine, times the
+    machine's patience when the server starts. Not less: between Voilà running a page's notebook and the
+    page's widgets connecting, the page's kernel is idle and unconnected. On a busy machine that gap took
+    over 3 s (a 3 s cull left the page dead) and, at load 14 on two cores, long enough for 10 s too."""
+    return round(scaled_s(10))
+
+
 def start_lecture(home: Path, cull_seconds: int, cull_interval: int = 1) -> JupyterServer:
     """Voilà with the lecture's command line (run.py lecture), culling idle kernels after ``cull_seconds``."""
     culling = (
         f"--MappingKernelManager.cull_idle_timeout={cull_seconds}",
         f"--MappingKernelManager.cull_interval={cull_interval}",
     )
-    return voila_lecture(ROOT, home, "voila-lecture", culling)
+    server = voila_lecture(ROOT, home, "voila-lecture", culling)
+    server.cull_seconds = cull_seconds
+    return server
 
 
 def open_lecture(context, server, width: int = 1280, height: int = 720, where: str = ""):

@@ -10,20 +10,28 @@ import time
 import pytest
 from expected_numbers import X, exact_steps, four
 from lecture_fit_support import wait_quiet
-from lecture_presenter_support import READY, VISIBLE, field, go_to, kernels, open_lecture, rss_mib, start_lecture
+from lecture_presenter_support import (
+    READY,
+    VISIBLE,
+    cull_seconds_for_tests,
+    field,
+    go_to,
+    kernels,
+    open_lecture,
+    rss_mib,
+    start_lecture,
+)
 from patience import Deadline, scaled_ms
 
 from browser_support import ARTIFACTS, chromium, offline_context
 
-CULL_SECONDS = 10  # the test's idle timeout (run.py lecture uses 2 minutes)
-# Not less: between Voila running a page's notebook and the page's widgets connecting, its kernel is idle
-# and unconnected; on a busy machine that gap took over 3 s, the kernel was culled, and the page never came alive.
 TOGGLE_ON = "() => document.querySelector('.jp-Cell.lecture-current button.widget-toggle-button.mod-active') !== null"
 
 
 @pytest.fixture(scope="module")
 def lecture(tmp_path_factory):
-    server = start_lecture(tmp_path_factory.mktemp("lecture-reload"), cull_seconds=CULL_SECONDS)
+    # the test's idle timeout (run.py lecture uses 2 minutes): see cull_seconds_for_tests
+    server = start_lecture(tmp_path_factory.mktemp("lecture-reload"), cull_seconds=cull_seconds_for_tests())
     yield server
     assert not server.stop(), "processes left running after Voilà shut down"
 
@@ -102,7 +110,7 @@ def test_a_second_tab_and_two_reloads_leave_no_kernels_behind(lecture):
         lecturer = open_lecture(context, lecture)
         first_slide_ms = [lecturer.evaluate("() => window.lecturePresenter.state.firstShownMs")]
         open_lecture(context, lecture)  # the TA's second tab
-        settled = Deadline(10 * CULL_SECONDS + 30)  # an earlier test's closed pages: their kernels go first
+        settled = Deadline(10 * lecture.cull_seconds + 30)  # an earlier test's closed pages: their kernels go first
         while len(kernels(lecture)) > 2 and not settled.expired():
             time.sleep(0.5)
         sample("a lecturer's tab and a TA's tab")
@@ -110,10 +118,10 @@ def test_a_second_tab_and_two_reloads_leave_no_kernels_behind(lecture):
             _reload(lecturer)
             first_slide_ms.append(lecturer.evaluate("() => window.lecturePresenter.state.firstShownMs"))
         sample("after two reloads")
-        deadline = Deadline(10 * CULL_SECONDS + 30)  # culled after CULL_SECONDS idle, looked for every second
+        deadline = Deadline(10 * lecture.cull_seconds + 30)  # culled after CULL_SECONDS idle, looked for every second
         while len(kernels(lecture)) > 2 and not deadline.expired():
             time.sleep(0.5)
-        sample(f"idle kernels culled ({CULL_SECONDS} s here)")
+        sample(f"idle kernels culled ({lecture.cull_seconds} s here)")
         go_to(lecturer, "One row, step by step")
         lecturer.keyboard.press("PageDown")  # the open tab kept its kernel: the step-through answers
         lecturer.wait_for_function(f"() => ({VISIBLE})().includes('step 2 of')", timeout=scaled_ms(30_000))

@@ -10,23 +10,21 @@ from pathlib import Path
 import pytest
 from expected_numbers import WALKTHROUGH
 from lecture_fit_support import wait_quiet
+from lecture_presenter_support import cull_seconds_for_tests, start_lecture
 from patience import Deadline, scaled_ms
 
-from browser_support import ARTIFACTS, chromium, offline_context, voila_lecture
+from browser_support import ARTIFACTS, chromium, offline_context
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-CULL_SECONDS = 10  # the test's idle timeout (run.py lecture uses minutes)
-# Not less: between Voila running a page's notebook and the page's widgets connecting, its kernel is idle
-# and unconnected; on a busy machine that gap took over 3 s, the kernel was culled, and the page never came alive.
 LIVE = "() => window.lecturePresenter && document.querySelector('button')"  # presenter.js runs, widgets drawn
 
 
 @pytest.fixture(scope="module")
 def lecture_server(tmp_path_factory):
-    culling = (f"--MappingKernelManager.cull_idle_timeout={CULL_SECONDS}", "--MappingKernelManager.cull_interval=1")
-    server = voila_lecture(ROOT, tmp_path_factory.mktemp("lecture-voila"), "voila-lecture", culling)
+    # the test's idle timeout (run.py lecture uses minutes): see cull_seconds_for_tests
+    server = start_lecture(tmp_path_factory.mktemp("lecture-voila"), cull_seconds=cull_seconds_for_tests())
     yield server
     left = server.stop()
     assert not left, f"processes left running after Voilà shut down: {left}"
@@ -155,7 +153,9 @@ def test_reloading_the_lecture_frees_the_kernels_of_closed_pages(lecture_server)
         page = pages[0]
         page.reload()  # the page's old kernel is now the kernel of a closed page too
         page.wait_for_function(LIVE, timeout=scaled_ms(180_000))
-        deadline = Deadline(10 * CULL_SECONDS + 20)  # culled after CULL_SECONDS idle, looked for every second
+        deadline = Deadline(
+            10 * lecture_server.cull_seconds + 20
+        )  # culled after CULL_SECONDS idle, looked for every second
         while _kernels(lecture_server) > 1 and not deadline.expired():
             time.sleep(0.5)
         left = _kernels(lecture_server)
