@@ -32,6 +32,7 @@ import types
 from pathlib import Path
 
 import pytest
+from patience import scaled_s
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK_PATHS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -128,6 +129,9 @@ FAKE_GIT = """#!/bin/sh
 echo "GIT_TERMINAL_PROMPT=$GIT_TERMINAL_PROMPT" >> "{log}"
 {action}
 """
+# The fetch's time limit in the failure cases: 2 s on a quiet machine, more on a busy one, where even a fake
+# git that fails at once can take that long to start.
+FETCH_LIMIT = max(2, round(scaled_s(2)))
 FAILURES = {
     # case: (what the fake git does, words the sentence must contain)
     "private": (
@@ -138,7 +142,10 @@ FAILURES = {
         "echo \"fatal: unable to access 'https://github.com/a/b/': Could not resolve host: github.com\" >&2; exit 128",
         ("no internet connection", "run this cell again"),
     ),
-    "hangs": ("exec sleep 30", ("took longer than 2 s", "run this cell again")),  # exec: killed at the limit
+    "hangs": (
+        "exec sleep 600",
+        (f"took longer than {FETCH_LIMIT} s", "run this cell again"),
+    ),  # exec: killed at the limit
 }
 
 
@@ -173,7 +180,7 @@ def test_fetch_lesson_failure_is_one_sentence(case, tmp_path, monkeypatch):
     setup_cell = _setup_cell()
     action, expected = FAILURES[case]
     log = _fake_git(tmp_path / "bin", action, monkeypatch)
-    monkeypatch.setenv(setup_cell.FETCH_TIMEOUT_VARIABLE, "2")
+    monkeypatch.setenv(setup_cell.FETCH_TIMEOUT_VARIABLE, str(FETCH_LIMIT))
     clone = tmp_path / "content" / setup_cell.CLONE_FOLDER
     with pytest.raises(setup_cell.SetupProblem) as caught:
         setup_cell.fetch_lesson("https://github.com/nobody/not-there", clone)
@@ -289,10 +296,12 @@ class Kernel:
         self.manager.start_kernel(cwd=str(folder), env=full_env, extra_arguments=["--IPKernelApp.log_level=ERROR"])
         self.client = self.manager.client()
         self.client.start_channels()
-        self.client.wait_for_ready(timeout=60)
+        self.client.wait_for_ready(timeout=scaled_s(60))
 
-    def run(self, code: str, timeout: float = 120) -> list[dict]:
-        """Run ``code``; return its outputs as notebook outputs (stream, display_data, execute_result, error)."""
+    def run(self, code: str, timeout: float | None = None) -> list[dict]:
+        """Run ``code``; return its outputs as notebook outputs (stream, display_data, execute_result, error).
+        ``timeout``: 120 s on a quiet machine, scaled by the machine's patience, unless given."""
+        timeout = scaled_s(120) if timeout is None else timeout
         outputs = []
 
         def keep(message):
@@ -450,7 +459,7 @@ def colab_kernel(tmp_path_factory):
     """One simulated Colab kernel for every failure case (each case changes PATH and the address)."""
     folder = tmp_path_factory.mktemp("colab-failures")
     (folder / "content").mkdir()
-    kernel = Kernel(folder / "content", {_setup_cell().FETCH_TIMEOUT_VARIABLE: "2"}, folder)
+    kernel = Kernel(folder / "content", {_setup_cell().FETCH_TIMEOUT_VARIABLE: str(FETCH_LIMIT)}, folder)
     assert not _problems(kernel.run(PRETEND_TO_BE_COLAB))
     yield kernel, folder
     kernel.stop()
@@ -482,7 +491,7 @@ def test_failed_fetch_says_what_happened_in_one_sentence(case, colab_kernel):
         f"os.environ['LAYERNORM_REPOSITORY'] = {address!r}"
     )
     try:
-        sentence = _one_sentence(kernel.run(_setup_cell().cell_source(), timeout=60))
+        sentence = _one_sentence(kernel.run(_setup_cell().cell_source(), timeout=scaled_s(60)))
     finally:
         kernel.run("os.environ['PATH'] = saved_path")
     for words in expected:
@@ -497,7 +506,7 @@ def test_missing_repository_with_real_git_says_so_in_one_sentence(colab_kernel, 
         pytest.skip("needs git")
     kernel, folder = colab_kernel
     kernel.run(f"os.environ['LAYERNORM_REPOSITORY'] = {(tmp_path / 'no-such-repository').as_uri()!r}")
-    sentence = _one_sentence(kernel.run(_setup_cell().cell_source(), timeout=60))
+    sentence = _one_sentence(kernel.run(_setup_cell().cell_source(), timeout=scaled_s(60)))
     assert "does not exist or is not public" in sentence, sentence
 
 
@@ -510,11 +519,15 @@ def test_incomplete_folder_is_fetched_again(leftover, colab_kernel, local_remote
     if leftover == "no data":
         shutil.copytree(ROOT / "helpers", clone / "helpers", ignore=shutil.ignore_patterns("__pycache__"))
     kernel.run(f"os.environ['LAYERNORM_REPOSITORY'] = {local_remote!r}")
+    # a real clone, not a failure case: the quiet machine's 60 s, scaled (the fixture's short limit is for failures)
+    limit = round(scaled_s(60))
+    kernel.run(f"os.environ[{_setup_cell().FETCH_TIMEOUT_VARIABLE!r}] = '{limit}'")
     try:
-        outputs = kernel.run(_setup_cell().cell_source(), timeout=60)
+        outputs = kernel.run(_setup_cell().cell_source(), timeout=2 * limit)
         assert not outputs, outputs
         assert (clone / "helpers" / "__init__.py").is_file() and (clone / "data" / "residual_matrix.csv").is_file()
     finally:
+        kernel.run(f"os.environ[{_setup_cell().FETCH_TIMEOUT_VARIABLE!r}] = '{FETCH_LIMIT}'")
         shutil.rmtree(clone, ignore_errors=True)
 
 
