@@ -35,6 +35,7 @@ OUTCOMES = {
     "no-return": "returned nothing",
     "wrong-type": "the wrong type",
     "nan": "returned NaN",
+    "float32-precision": "right only to float32's precision",
     "boolean": "returned True/False",
     "ragged": "returned a ragged list",
     "python-loop": "a Python loop over the rows",

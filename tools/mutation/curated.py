@@ -58,6 +58,7 @@ WM, WE, WR, WQ = (
     "helpers/widgets/questions.py",
 )
 WRS = "helpers/widgets/row_stages.py"  # the row editor's folding: stages and controls shown
+R = "helpers/core/rounding.py"
 PC, D, CLI = "helpers/core/published_table.py", "helpers/core/data.py", "helpers/cli.py"
 A, WB, T = "helpers/widgets/accessibility.py", "helpers/widgets/base.py", "helpers/checking/sandbox.py"
 
@@ -125,16 +126,16 @@ MUTATIONS = [
     ),
     Mutation(
         "maths: hand rounding half to even",
-        L,
-        "return v.quantize(last_place, rounding=ROUND_HALF_UP",
-        "return v.quantize(last_place, rounding='ROUND_HALF_EVEN'",
+        R,
+        "rounding=ROUND_HALF_UP, context=WIDE)",
+        "rounding='ROUND_HALF_EVEN', context=WIDE)",
         "maths",
     ),
     Mutation(
-        "maths: round_half_away_from_zero to even",
-        L,
-        "quantize(quantum, rounding=ROUND_HALF_UP",
-        "quantize(quantum, rounding='ROUND_HALF_EVEN'",
+        "maths: round_half_away_from_zero rounds the binary value",
+        R,
+        "return Decimal(repr(float(value)))",
+        "return Decimal(float(value))",
         "maths",
     ),
     Mutation(
