@@ -9,6 +9,7 @@ thing done wrong, so a learner's result is matched against what that mistake rea
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -62,6 +63,17 @@ class Case:
             return False
         x = np.atleast_2d(np.asarray(self.args[0], dtype=np.float64))
         return bool(np.any(np.abs(x.mean(axis=-1)) >= FAR * (x.std(axis=-1) + 1e-30)))
+
+    def far_rows(self) -> np.ndarray:
+        """Row by row, whether the one-pass variance can lose its digits there, in the case's precision: a row
+        with |μ| ≥ FAR σ (FAR_FLOAT64 σ in float64), or a constant row whose square the precision cannot hold
+        exactly (10000.3, not 0.5: there E[x²] − E[x]² is exactly 0)."""
+        x = np.atleast_2d(np.asarray(self.args[0], dtype=np.float64)).reshape(-1, np.shape(self.args[0])[-1])
+        mean, spread = x.mean(axis=-1), x.std(axis=-1)
+        far = FAR if self.dtype == np.float32 else FAR_FLOAT64
+        square = x[:, 0].astype(self.dtype) * x[:, 0].astype(self.dtype)
+        inexact = np.array([Fraction(float(v)) ** 2 != Fraction(float(s)) for v, s in zip(x[:, 0], square)])
+        return np.where(spread > 0, np.abs(mean) >= far * spread, (np.ptp(x, axis=-1) == 0) & inexact)
 
     @property
     def far_from_zero(self) -> bool:

@@ -196,7 +196,9 @@ def _one_pass_pattern(outcomes) -> bool:
         for case, value in outcomes
         if value is None or np.shape(value) != case.expected.shape or not close(value, case.expected, case)
     ]
-    return bool(wrong) and all(case.far_from_zero and _rescaled(value, case.expected) for case, value in wrong)
+    return bool(wrong) and all(
+        case.far_from_zero and _rescaled(value, case.expected, case.far_rows()) for case, value in wrong
+    )
 
 
 def one_pass_shown(wrong):
@@ -217,16 +219,23 @@ def _relative_error(shown) -> float:
     return float(error / size) if np.isfinite(error) and size > 0 else np.inf
 
 
-def _rescaled(value, expected) -> bool:
-    """Each row of ``value`` is a positive multiple of the same row of ``expected`` (to 1e-3 of its size), or
-    holds NaN or infinity; True for a single number (a variance or a std has no pattern to keep) and where
-    the function raised (None: Python's math.sqrt raises on the negative variance where numpy gives NaN)."""
+def _rescaled(value, expected, far_rows=None) -> bool:
+    """Each row of ``value`` is a positive multiple of the same row of ``expected`` (to 1e-3 of its size), or,
+    in a row far from zero (``far_rows``), holds NaN or infinity; True for a single number (a variance or a
+    std has no pattern to keep) and where the function raised (None: Python's math.sqrt raises on the
+    negative variance where numpy gives NaN)."""
     if value is None or np.ndim(expected) == 0:
         return True
     n = np.shape(expected)[-1]
-    for got, right in zip(np.reshape(value, (-1, n)), np.reshape(expected, (-1, n))):
-        if not np.all(np.isfinite(got)) or not np.any(right):
-            continue  # a NaN or an infinity: the variance went negative or 0; x̂ = 0: no pattern to keep
+    rows = np.reshape(value, (-1, n))
+    far = np.ones(len(rows), dtype=bool) if far_rows is None else np.reshape(far_rows, -1)
+    for got, right, away in zip(rows, np.reshape(expected, (-1, n)), far):
+        if not np.all(np.isfinite(got)):
+            if away:
+                continue  # a NaN or an infinity: the variance went negative or 0 where its digits cancel
+            return False  # … which cannot happen in a row near zero: a 0 / 0 of the function's own
+        if not np.any(right):
+            continue  # x̂ = 0: no pattern to keep
         scale = float(got @ right) / float(right @ right)
         if not scale > 0 or np.max(np.abs(got - scale * right)) > 1e-3 * scale * np.max(np.abs(right)):
             return False
