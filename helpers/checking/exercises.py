@@ -305,8 +305,7 @@ def _first_difference(value, expected) -> str:
     digits = telling_digits(got, right)
     apart = f": {abs(got - right):.1e} apart, more than rounding explains" if digits > 6 else ""
     return (
-        f"{place}(expected {right:.{digits}g}, got {got:.{digits}g}{apart}); "
-        "check each step against the formula above"
+        f"{place}(expected {right:.{digits}g}, got {got:.{digits}g}{apart}); check each step against the formula above"
     )
 
 

@@ -274,7 +274,11 @@ def _compare(outcomes, earlier=(), checked=()):
         return shown("Its output differs from LayerNorm (with γ = 1, β = 0 as a new layer starts).", None)
     if mistake.key == "one-pass":
         at = one_pass_shown(wrong)
-        return shown(f"Looks like a known mistake: {mistake.name}. {mistake.advice(at[0].args[0], at[0].args[1])}", mistake.key, at)
+        return shown(
+            f"Looks like a known mistake: {mistake.name}. {mistake.advice(at[0].args[0], at[0].args[1])}",
+            mistake.key,
+            at,
+        )
     if mistake.key in ("wrong-axis", "no-axis", "lost-keepdims"):
         return shown(f"Looks like a known mistake: {mistake.name}. Use dim=-1 and keepdim=True.", mistake.key)
     return shown(f"Looks like a known mistake: {mistake.name}. {mistake.advice(x, case.args[1])}", mistake.key)

@@ -9,11 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from helpers.checking.cases import Case
-from helpers.checking.results import close, run_call, values_text
+from helpers.checking.results import run_call, values_text
 from helpers.core.formula import layer_norm_forward
 from helpers.core.layernorm import DEFAULT_EPS
 from helpers.core.tolerance import GRADIENT_ROOM, close_at, result_room
-
 
 
 def gamma_beta_and_gradients(layer, n, rng, eps: float = DEFAULT_EPS):

@@ -17,6 +17,7 @@ from helpers.core import views
 from helpers.core.formula import layer_norm_forward
 from helpers.core.rounding import WIDE, round_half_away_from_zero, round_half_up, written  # noqa: F401 - re-exported
 from helpers.core.rounding import keep as keep_places
+from helpers.core.tolerance import HAND_DRIFT, past
 from helpers.core.validation import (  # noqa: F401 - check_eps is used by numerics, backward, norm_family
     InputError,
     as_float_array,
@@ -46,7 +47,7 @@ STAGES = (
 
 # Rounding by hand "moved" a stage when it is off from the exact value by more than one unit in
 # the last kept place, or by more than this fraction of the stage's size.
-DRIFT_RELATIVE_TOLERANCE = 0.01
+DRIFT_RELATIVE_TOLERANCE = HAND_DRIFT
 
 
 def layer_norm(x, gamma=None, beta=None, eps: float = DEFAULT_EPS) -> np.ndarray:
@@ -160,7 +161,7 @@ class LayerNormSteps:
             largest = float(np.max(np.abs(hand - exact)))
             size = float(np.linalg.norm(exact))
             relative = float(np.linalg.norm(hand - exact)) / size if size > 0 else 0.0
-            if largest > unit * (1 + 1e-9) or relative > DRIFT_RELATIVE_TOLERANCE:
+            if past(largest, unit) or relative > DRIFT_RELATIVE_TOLERANCE:
                 drifts.append(StageDrift(name, self.stage(name), self.exact.stage(name), largest, relative))
         return tuple(drifts)
 

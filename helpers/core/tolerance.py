@@ -19,6 +19,8 @@ The rules, from strictest to loosest:
 * :data:`PROBE_NOISE`: the fingerprint's floor: a measured change below it is rounding noise.
 * :data:`GRADIENT_ROOM`: a module's gradients against LayerNorm's, in float64.
 * :data:`HAND_DRIFT`: rounding by hand moved a value when it is off by more than this share of its size.
+* :data:`EPS_MATCH`: a measured ε is a known default (1e-5, 1e-6, …) when this near it.
+* :data:`PUBLISHED_CLOSE`: a published table is "close" (right to one decimal place).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ PROBE_NOISE = 1e-9  # the fingerprint's floor, relative: below it a measured cha
 GRADIENT_ROOM = (1e-6, 1e-9)  # (relative, absolute): a module's gradients in float64 (finite differences)
 HAND_DRIFT = 0.01  # rounding by hand moved a value when it is off by more than 1 % of its size
 EPS_MATCH = 1e-3  # relative: an ε measured this near a known default (1e-5, 1e-6, …) is that default
+PUBLISHED_CLOSE = 0.05  # a published table is "close" when every value is within this of the truth (1 place)
 
 
 def unit_roundoff(dtype) -> float:

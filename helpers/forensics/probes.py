@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from helpers.core.formula import layer_norm_forward
+from helpers.core.tolerance import PROBE_NOISE
 from helpers.forensics.call import Caller, CallProblem
 from helpers.forensics.precision import lowest, roundoff
 from helpers.forensics.words import TORCH_EPS
@@ -201,7 +202,7 @@ def constant_rows(along, n: int) -> tuple[str, str]:
     def words(row):
         if not np.all(np.isfinite(row)):
             return "NaN or infinity"
-        if np.all(np.abs(row) < 1e-9):
+        if np.all(np.abs(row) < PROBE_NOISE):
             return "zeros"
         return "ones" if np.allclose(row, 1.0, rtol=1e-3) else "values other than 0"
 

@@ -148,7 +148,7 @@ MUTATIONS = [
     Mutation(
         "maths: drift needs 10 units",
         L,
-        "if largest > unit * (1 + 1e-9) or relative > DRIFT_RELATIVE_TOLERANCE:",
+        "if past(largest, unit) or relative > DRIFT_RELATIVE_TOLERANCE:",
         "if largest > 10 * unit:",
         "maths",
     ),
@@ -348,8 +348,8 @@ MUTATIONS = [
     Mutation(
         "widgets: number question twice as lenient",
         WQ,
-        "abs(self.typed - self.answer) <= self.tolerance",
-        "abs(self.typed - self.answer) <= 2 * self.tolerance",
+        "within(abs(self.typed - self.answer), self.tolerance)",
+        "within(abs(self.typed - self.answer), 2 * self.tolerance)",
         "widgets",
     ),
     # usable without a mouse or sight, on a projector, and by a learner who slips
