@@ -225,6 +225,19 @@ def cases(step: str, eps: float = DEFAULT_EPS) -> list[Case]:
     raise ValueError(f"There is no exercise step called {step!r}; choose one of: {', '.join(STEPS)}.")
 
 
+def in_float32(case: Case) -> Case:
+    """``case`` with its input rounded to float32, and LayerNorm's answer for that input: what a function
+    that computes in float32 should give (ε as given)."""
+    args = tuple(np.asarray(a, dtype=np.float32) if isinstance(a, np.ndarray) else a for a in case.args)
+    if case.step == "scale_shift":
+        x_hat, gamma, beta = (np.asarray(a, dtype=np.float64) for a in args)
+        return Case(case.label, args, gamma * x_hat + beta, np.float32, case.step)
+    x_hat, mean, var, std = _forward(args[0], args[1] if len(args) > 1 else DEFAULT_EPS)
+    statistics = {"mean": mean, "variance": var, "std": std}
+    expected = _scalar(statistics[case.step]) if case.step in statistics else x_hat
+    return Case(case.label, args, expected, np.float32, case.step)
+
+
 # ---------------------------------------------------------------------------------------------
 # What each mistake gives: the one catalogue, helpers.checking.mistakes, read for the step's quantity.
 
