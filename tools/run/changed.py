@@ -1,7 +1,8 @@
 """`run.py test --changed`: the quick safe path for a change. Standard library only.
 
-What changed: the files that differ from where this branch left main (``git merge-base main HEAD``),
-committed or not, and new files git does not ignore. From them:
+What changed: the files that differ from where this branch left main (``git merge-base main HEAD``;
+LAYERNORM_CHANGED_BASE=HEAD: only what is not committed yet), committed or not, and new files git does not
+ignore. From them:
 
 * the tests of the packages touched: helpers/<package>/… → tests/<package>/ (helpers/plots → tests/display,
   helpers' top-level modules → tests/core), classroom/… → tests/classroom/, a changed test file itself;
@@ -82,7 +83,10 @@ def _notebook_map(text: str) -> dict[str, list[str]]:
     return tomllib.loads(text).get("tool", {}).get("mutmut", {}).get("notebooks", {})
 
 
-def cmd_test_changed(extra: list[str], base: str = "main") -> int:
+BASE_VARIABLE = "LAYERNORM_CHANGED_BASE"  # what "changed" is measured from: main, unless set (e.g. HEAD)
+
+
+def cmd_test_changed(extra: list[str], base: str | None = None) -> int:
     from tools.run.tests import (  # here, so that tests.py may import this module
         FAST_MARKERS,
         HYPOTHESIS_PROFILE_VARIABLE,
@@ -94,6 +98,7 @@ def cmd_test_changed(extra: list[str], base: str = "main") -> int:
     )
 
     python = ensure_env()
+    base = base or os.environ.get(BASE_VARIABLE, "") or "main"
     paths = changed_files(base)
     targets, notebooks = test_targets(paths), notebooks_fed(paths)
     code_files = [p for p in paths if p.endswith(".py")]
