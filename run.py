@@ -77,6 +77,8 @@ PASSTHROUGH = {
         "  python3 run.py test tests/test_x.py  only that file\n"
         "  python3 run.py test -x               stop at the first failure\n"
         "  python3 run.py test --fast           the inner loop: no browser, hub or kernel, and lint (< 30 s)\n"
+        "  python3 run.py test --changed        the tests of the packages you changed, then the notebooks\n"
+        "                                       they feed re-executed and checked with nbval\n"
         "  python3 run.py test --busy 2         every test, with 2 busy loops beside it (does it hold on a\n"
         "                                       busy machine? the runner starts and ends them)\n"
         "  python3 run.py test -- --help        pytest's own help\n\n"

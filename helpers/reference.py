@@ -13,8 +13,9 @@ import torch
 from torch import nn
 
 from helpers.core.layernorm import DEFAULT_EPS, layer_norm
+from helpers.core.tolerance import FLOAT64_NOISE, agree_in_float64
 
-CLOSE_TOLERANCE = 1e-12  # float64 results this near each other agree up to rounding noise
+CLOSE_TOLERANCE = FLOAT64_NOISE  # float64 results this near each other agree up to rounding noise
 
 
 class LessonLayerNorm(nn.Module):
@@ -73,7 +74,7 @@ def compare(name: str, result, reference, expected_to_match: bool = True) -> Agr
         raise ValueError(f"{name}: shape {ours.shape} does not match the reference's {theirs.shape}.")
     difference = float(np.max(np.abs(ours - theirs))) if ours.size else 0.0
     return Agreement(
-        name, bool(np.array_equal(ours, theirs)), difference <= CLOSE_TOLERANCE, difference, expected_to_match
+        name, bool(np.array_equal(ours, theirs)), agree_in_float64(difference), difference, expected_to_match
     )
 
 

@@ -2,8 +2,8 @@
 
 Who may do what (the hub decides who someone is; this file decides what they may see):
 
-    POST /services/class/api/results      a student's own hub token (Authorization: token ...);
-                                          the result is recorded for the token's owner
+    POST /services/class/api/results      a student's own hub token (Authorization: token ...), a JSON
+                                          body; the result is recorded for the token's owner
     GET  /services/class/api/summary      hub admins and the ``instructors`` group (JSON)
     GET  /services/class/api/results.csv  the same (one line per student per exercise)
     GET  /services/class/                 the live page, for the same, after the hub's OAuth login
@@ -76,6 +76,9 @@ class ResultsAPI(Base):
             raise web.HTTPError(401, "Send the result with your own hub token (Authorization: token ...).")
         if self.current_user.get("kind") != "user":
             raise web.HTTPError(403, "Only a student's own token records a result.")
+        media = self.request.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        if media != "application/json":
+            raise web.HTTPError(400, "Send the result as JSON, with the header Content-Type: application/json.")
         try:
             result = results.parse(self.request.body)
         except results.Refused as refused:

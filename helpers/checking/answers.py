@@ -17,7 +17,9 @@ import numpy as np
 
 from helpers.checking import mistakes as catalogue
 from helpers.core.data import parse_number
-from helpers.core.layernorm import DEFAULT_EPS, layer_norm_steps, round_half_away_from_zero
+from helpers.core.layernorm import DEFAULT_EPS, layer_norm_steps
+from helpers.core.rounding import round_half_away_from_zero, same_when_rounded
+from helpers.core.tolerance import FLOAT64_NOISE, HAND_DRIFT, answer_slack, past
 from helpers.display import format_eps, format_number
 
 QUANTITIES = ("mean", "variance", "std", "normalised", "output")
@@ -120,7 +122,7 @@ def diagnose(
     expected = _value(record, quantity, index)
     unit = 10.0**-places
     off = abs(value - expected)
-    slack = 1e-9 * abs(expected) + 1e-15  # room for floating-point noise only
+    slack = answer_slack(expected)  # room for floating-point noise only
     shown = format_number(expected, max(places + 2, 5))
 
     def verdict(kind, hint, mistake=None):
@@ -153,8 +155,10 @@ def diagnose(
         and (
             (mistake == "eps-added" and not _same_at(candidate, expected, places))  # ε in the variance: always wrong
             or (  # more than one unit in the last place from the right digits, and not what working by hand gives
-                abs(round_half_away_from_zero(candidate, places) - round_half_away_from_zero(expected, places))
-                > unit * (1 + 1e-9)
+                past(
+                    abs(round_half_away_from_zero(candidate, places) - round_half_away_from_zero(expected, places)),
+                    unit,
+                )
                 and (by_hand is None or not _same_at(candidate, by_hand, places))
             )
         )
@@ -187,7 +191,7 @@ def diagnose(
     rival = any(  # a known mistake with these very digits, further than rounding from the right ones
         key != "rounding"
         and _same_at(value, c, places)
-        and abs(round_half_away_from_zero(c, places) - round_half_away_from_zero(expected, places)) > unit * (1 + 1e-9)
+        and past(abs(round_half_away_from_zero(c, places) - round_half_away_from_zero(expected, places)), unit)
         for key, c, _ in known
     )
     if by_hand_too and carried and not rival:
@@ -264,14 +268,12 @@ def _places(count: int) -> str:
     return "1 decimal place" if count == 1 else f"{count} decimal places"
 
 
-def _same_at(a: float, b: float, places: int) -> bool:
-    """True when ``a`` and ``b`` round (half away from zero) to the same number at ``places``."""
-    return round_half_away_from_zero(a, places) == round_half_away_from_zero(b, places)
+_same_at = same_when_rounded  # True when a and b round (half away from zero) to the same number at places
 
 
 HAND_EXTRA_PLACES = 2  # by hand, steps kept to the places typed or up to this many more
-HAND_DRIFT = 0.01  # an answer rounded by hand is right up to rounding within 1 % of the exact value,
-HAND_UNITS = 2  # or within 2 units of its last place, whichever is larger
+# An answer rounded by hand is right up to rounding within HAND_DRIFT (1 %, helpers.core.tolerance) of the
+HAND_UNITS = 2  # exact value, or within 2 units of its last place, whichever is larger
 
 
 def _hand_values(row, quantity, index, eps, places, gamma=None, beta=None):
@@ -322,7 +324,7 @@ def places_to_catch(
             raise ValueError(f"There is no mistake called {name!r} for the {quantity}.")
     for places in range(least, most + 1):  # beyond one unit in the last place, which rounding along the way explains
         unit = 10.0**-places
-        if all(abs(round_half_away_from_zero(v[0], places) - expected) > unit * (1 + 1e-9) for v in values.values()):
+        if all(past(abs(round_half_away_from_zero(v[0], places) - expected), unit) for v in values.values()):
             return places
     raise ValueError(f"Up to {most} decimal places, {', '.join(mistakes)} give the same digits as the right answer.")
 
@@ -389,7 +391,7 @@ def _mistakes(row, record, quantity: str, index: int | None, eps: float, distinc
         if value is None or np.size(value) != (record.n if quantity in ("normalised", "output") else 1):
             continue  # e.g. γ "per row" on one row: a matrix, nothing a learner would type
         value = float(np.ravel(value)[index or 0])
-        same = [abs(value - v) <= 1e-12 * max(abs(v), 1e-300) for v in (right, *(c[1] for c in candidates))]
+        same = [abs(value - v) <= FLOAT64_NOISE * max(abs(v), 1e-300) for v in (right, *(c[1] for c in candidates))]
         if math.isfinite(value) and not (distinct and any(same)):  # a "mistake" giving the right value, or another's
             candidates.append(
                 (mistake.key, value, f"Looks like a known mistake: {mistake.name}. {mistake.advice(context)}")

@@ -9,6 +9,7 @@ thing done wrong, so a learner's result is matched against what that mistake rea
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -16,6 +17,7 @@ from helpers.checking import mistakes as catalogue
 from helpers.core.data import load_residual
 from helpers.core.formula import layer_norm_forward
 from helpers.core.layernorm import DEFAULT_EPS, layer_norm_steps
+from helpers.core.tolerance import ROOM, result_room
 
 SEED = 20240914  # the cases are random, but the same every time
 ROW_STEPS = ("mean", "variance", "std", "normalise")
@@ -23,12 +25,10 @@ STEPS = (*ROW_STEPS, "scale_shift", "layer_norm", "module")
 ROUNDING_PLACES = (1, 2, 3, 4)
 
 
-U32 = 2.0**-24  # float32's unit roundoff
-U64 = 2.0**-53  # float64's
-FLOAT64_TOLERANCE = (1e-7, 1e-9)  # (relative, absolute): a near miss of 1 + 3e-6 fails; float64 noise is ~1e-16
-FLOAT32_RELATIVE = 1e-4
+FLOAT64_TOLERANCE = ROOM["float64"]  # (relative, floor): about 1000 and 16 units of float64's rounding
+FLOAT32_RELATIVE = ROOM["float32"][0]
 FAR = 100.0  # a row is "far from zero" when |μ| is this many times its std: where one-pass breaks in float32
-FAR_FLOAT64 = 1e5  # … and in float64: its cancellation, u·(μ/σ)² ≈ 1e-6, is past FLOAT64_TOLERANCE
+FAR_FLOAT64 = 30.0  # … and in float64: its cancellation, u·(μ/σ)² ≈ 1e-13, is past FLOAT64_TOLERANCE
 
 
 @dataclass(frozen=True)
@@ -44,34 +44,17 @@ class Case:
 
     @property
     def tolerance(self) -> tuple[float, object]:
-        """(relative, absolute) room for floating-point noise at this case's precision: for float64 a
-        fixed 1e-7 relative (a near miss of 1 + 3e-6 fails). For float32 1e-4 relative plus, row by row,
-        eight times the worst rounding of a float32 sum of n values of the row's size, and what the
-        mean's own rounding δ = n·u·max|x| does to the variance (δ²): so a correct float32 row far from
-        zero passes, and the one-pass variance, whose error grows with μ² instead of μ, does not. A
-        float64 row far from zero (10⁸ + …) gets the same room at float64's unit roundoff on top of the
-        fixed 1e-7, so that a correct function whose mean rounds in the last place passes there too."""
-        if self.dtype != np.float32 and not self.far_from_zero:
-            return FLOAT64_TOLERANCE
-        unit, relative, floor = (U32, FLOAT32_RELATIVE, 1e-6) if self.dtype == np.float32 else (U64, 1e-7, 1e-9)
-        x = np.asarray(self.args[0], dtype=np.float64)
-        n = x.shape[-1]
+        """(relative, absolute) room for a correct result at this case's precision, row by row
+        (helpers.core.tolerance.result_room): a few units of float32's or float64's rounding, scaled by the
+        row's own sizes. A correct function passes in any summation order, in either precision; a float64
+        result rounded to float32, a variance with 1e-10 added, or the one-pass variance on a row far from
+        zero for its precision does not."""
         if self.step == "scale_shift":
-            return (FLOAT32_RELATIVE, 1e-5 + 1e-5 * float(np.max(np.abs(self.args[1]))))
-        room = 8 * n * unit  # eight times the worst rounding of a sum of n values
+            x_hat, gamma, beta = (np.asarray(a, dtype=np.float64) for a in self.args)
+            scale = np.max(np.abs(gamma * x_hat) + np.abs(beta), axis=-1, keepdims=True)
+            return result_room("output", x_hat, dtype=self.dtype, scale=scale)
         eps = self.args[1] if len(self.args) > 1 else 0.0
-        top = np.max(np.abs(x), axis=-1, keepdims=True)
-        var = x.var(axis=-1, keepdims=True)
-        delta = n * unit * top  # the mean's own rounding
-        if self.step == "mean":
-            atol = floor + room * top
-        elif self.step == "variance":
-            atol = floor + room * var + delta**2
-        elif self.step == "std":
-            atol = floor + room * np.sqrt(var) + delta**2 / (np.sqrt(var + eps + delta**2) + np.sqrt(var + eps))
-        else:  # x̂, row by row: the mean's rounding, u·|x|, divided by the row's std
-            atol = 10 * floor + room * top / np.sqrt(var + eps)
-        return (relative, atol.reshape(()) if self.step in ("mean", "variance", "std") else atol)
+        return result_room(QUANTITY[self.step], self.args[0], eps, self.dtype)
 
     @property
     def far(self) -> bool:
@@ -81,10 +64,21 @@ class Case:
         x = np.atleast_2d(np.asarray(self.args[0], dtype=np.float64))
         return bool(np.any(np.abs(x.mean(axis=-1)) >= FAR * (x.std(axis=-1) + 1e-30)))
 
+    def far_rows(self) -> np.ndarray:
+        """Row by row, whether the one-pass variance can lose its digits there, in the case's precision: a row
+        with |μ| ≥ FAR σ (FAR_FLOAT64 σ in float64), or a constant row whose square the precision cannot hold
+        exactly (10000.3, not 0.5: there E[x²] − E[x]² is exactly 0)."""
+        x = np.atleast_2d(np.asarray(self.args[0], dtype=np.float64)).reshape(-1, np.shape(self.args[0])[-1])
+        mean, spread = x.mean(axis=-1), x.std(axis=-1)
+        far = FAR if self.dtype == np.float32 else FAR_FLOAT64
+        square = x[:, 0].astype(self.dtype) * x[:, 0].astype(self.dtype)
+        inexact = np.array([Fraction(float(v)) ** 2 != Fraction(float(s)) for v, s in zip(x[:, 0], square)])
+        return np.where(spread > 0, np.abs(mean) >= far * spread, (np.ptp(x, axis=-1) == 0) & inexact)
+
     @property
     def far_from_zero(self) -> bool:
         """True for a case far enough from zero, in its own precision, for the one-pass variance to fail:
-        |μ| ≥ 100 σ in float32, |μ| ≥ 10⁵ σ in float64."""
+        |μ| ≥ 100 σ in float32, |μ| ≥ 30 σ in float64."""
         if self.dtype == np.float32:
             return self.far
         if self.step == "scale_shift":
@@ -231,10 +225,23 @@ def cases(step: str, eps: float = DEFAULT_EPS) -> list[Case]:
     raise ValueError(f"There is no exercise step called {step!r}; choose one of: {', '.join(STEPS)}.")
 
 
+def in_float32(case: Case) -> Case:
+    """``case`` with its input rounded to float32, and LayerNorm's answer for that input: what a function
+    that computes in float32 should give (ε as given)."""
+    args = tuple(np.asarray(a, dtype=np.float32) if isinstance(a, np.ndarray) else a for a in case.args)
+    if case.step == "scale_shift":
+        x_hat, gamma, beta = (np.asarray(a, dtype=np.float64) for a in args)
+        return Case(case.label, args, gamma * x_hat + beta, np.float32, case.step)
+    x_hat, mean, var, std = _forward(args[0], args[1] if len(args) > 1 else DEFAULT_EPS)
+    statistics = {"mean": mean, "variance": var, "std": std}
+    expected = _scalar(statistics[case.step]) if case.step in statistics else x_hat
+    return Case(case.label, args, expected, np.float32, case.step)
+
+
 # ---------------------------------------------------------------------------------------------
 # What each mistake gives: the one catalogue, helpers.checking.mistakes, read for the step's quantity.
 
-QUANTITY = {"mean": "mean", "variance": "variance", "std": "std", "normalise": "normalised"}
+QUANTITY = {"mean": "mean", "variance": "variance", "std": "std", "normalise": "normalised", "layer_norm": "normalised"}
 
 
 def _hand_rounded(step, args):

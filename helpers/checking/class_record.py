@@ -12,7 +12,7 @@ with a 2-second time-out. If the service cannot be reached, the verdict waits in
 ~/.layernorm/pending-results.jsonl (readable by the student only) and goes with the next one that
 gets through, so nothing is lost. A verdict the service refuses (400) is dropped, not retried.
 
-Standard library only.
+Standard library only, and the one catalogue's keys (helpers.checking.mistakes).
 """
 
 from __future__ import annotations
@@ -25,6 +25,10 @@ import urllib.error
 import urllib.request
 import uuid
 from pathlib import Path
+
+from helpers.checking.mistakes.outcomes import (
+    NOT_AN_ATTEMPT,  # not a mistake: nothing written, or a cell that did not run
+)
 
 URL_VARIABLE = "LAYERNORM_CLASS_URL"
 TOKEN_VARIABLE = "JUPYTERHUB_API_TOKEN"
@@ -47,7 +51,6 @@ STEP_NOTEBOOKS = {
     "answer-normalised": "05",
     "answer-output": "06",
 }
-NOT_AN_ATTEMPT = ("not-written", "off-the-page")  # not a mistake: nothing written yet, or a cell that did not run
 _lock = threading.Lock()  # one sender at a time per kernel, so the pending file is rewritten safely
 
 

@@ -26,16 +26,33 @@ Python loop, read from its source (helpers.checking.structure): notebook 07 asks
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from helpers.checking import class_record, page, structure
-from helpers.checking.cases import STEPS, Case, cases
+from helpers.checking.cases import STEPS, Case, cases, in_float32
 from helpers.checking.reading import numbers_of, problem_key, read_result
-from helpers.checking.results import CheckResult, close, match_mistake, one_torch_thread, run_call, values_text
+from helpers.checking.results import (
+    CheckResult,
+    close,
+    match_mistake,
+    one_pass_shown,
+    one_torch_thread,
+    run_call,
+    telling_digits,
+    values_text,
+)
 from helpers.core.layernorm import DEFAULT_EPS
+from helpers.core.tolerance import close_at
 
 SCALAR_STEPS = ("mean", "variance", "std")
 page.watch()  # in IPython, note each cell's error from now on
+FLOAT32_ONLY = (
+    "Your result is right only to float32's precision (about 7 significant digits) on a float64 input: "
+    "keep every step in float64 (no np.float32 or torch.float32, no .float() on a tensor), so that the "
+    "result keeps float64's 16 digits."
+)
 PER_FEATURE = (
     "γ and β are per feature: one per column. Your function treats them as one per row (numpy could "
     "not line the shapes up); write gamma * x_hat + beta, which applies γ and β along each row's features."
@@ -138,8 +155,31 @@ def _check(step, fn) -> CheckResult:
             got=value,
             mistake="nan",
         )
+    if _float32_only(wrong):
+        return _failure(name, case, FLOAT32_ONLY, got=value, mistake="float32-precision")
     where = _first_difference(value, case.expected)
     return _failure(name, case, f"Your result differs from LayerNorm's {where}.", got=value)
+
+
+def _float32_only(wrong) -> bool:
+    """Every wrong result is of a float64 case, holds only float32 numbers, and is right at float32's
+    precision: a float64 result rounded to float32, or one computed in float32 from the input rounded to
+    float32 (a 0 or a 0.5 alone is no sign)."""
+    telling = False
+    for case, value in wrong:
+        if case.dtype != np.float64 or value is None or np.shape(value) != case.expected.shape:
+            return False
+        value = np.asarray(value, dtype=np.float64)
+        if not np.all(np.isfinite(value)) or not np.array_equal(value.astype(np.float32), value):
+            return False
+        single = in_float32(case)
+        if not (
+            close_at(value, case.expected, dataclasses.replace(case, dtype=np.float32).tolerance)
+            or close_at(value, single.expected, single.tolerance)
+        ):
+            return False
+        telling = telling or not np.array_equal(value, case.expected)
+    return telling
 
 
 def _step_name(step) -> str:
@@ -167,6 +207,16 @@ def _vectorised(fn, right: str, count: int) -> CheckResult:
             right + " (its source could not be read, so whether it loops was not checked).",
             count=count,
         )
+    fixed = [loop for loop in loops if loop.fixed]
+    loops = structure.data_loops(loops)
+    if not loops and fixed:  # a loop over (np.mean, np.var): a fixed count of whole-matrix steps
+        return CheckResult(
+            "layer_norm",
+            True,
+            right + f"; no Python loop over the data (read from its code: its loop on line {fixed[0].line} "
+            "runs over a few things written out, the same number of times whatever the matrix).",
+            count=count,
+        )
     if not loops:
         return CheckResult("layer_norm", True, right + "; no Python loop (read from its code).", count=count)
     return CheckResult(
@@ -189,9 +239,9 @@ def _as_result(step: str, case: Case, value):
 
 def _shown_case(mistake, outcomes, wrong):
     """The failing case to show with a named mistake: for the one-pass variance, the row far from zero
-    (for its precision) where it fails; otherwise the first failing case."""
+    (for its precision) where its error shows; otherwise the first failing case."""
     if mistake.key == "one-pass":
-        return next((case, value) for case, value in wrong if case.far_from_zero)
+        return one_pass_shown(wrong)
     return wrong[0]
 
 
@@ -212,7 +262,7 @@ def _arguments(case: Case) -> str:
 def _failure(step, case: Case, diagnosis: str, got=None, mistake: str | None = None) -> CheckResult:
     if isinstance(got, (str, bytes)):  # text that reads like the right number: shown as the text it is
         got = None
-    shown = "" if got is None or isinstance(got, BaseException) else _safe_text(got)
+    shown = "" if got is None or isinstance(got, BaseException) else _safe_text(got, case.expected)
     return CheckResult(
         step,
         False,
@@ -220,16 +270,25 @@ def _failure(step, case: Case, diagnosis: str, got=None, mistake: str | None = N
         mistake,
         case.label,
         _arguments(case),
-        values_text(case.expected) if shown else "",
+        values_text(case.expected, against=_number_array(got)) if shown else "",
         shown,
     )
 
 
-def _safe_text(got) -> str:
+def _number_array(got):
+    """``got`` as numbers, or None when it is not numbers; never raises."""
+    try:
+        array, problem = numbers_of(got)
+    except Exception:  # noqa: BLE001
+        return None
+    return array if problem is None else None
+
+
+def _safe_text(got, expected=None) -> str:
     """The returned value as short text: its numbers, or its repr when it is not numbers; never raises."""
     array, problem = numbers_of(got)
     if problem is None:
-        return values_text(array)
+        return values_text(array, against=expected)
     try:
         return repr(got)[:120]
     except Exception:  # noqa: BLE001 — a learner's object whose repr raises
@@ -247,9 +306,11 @@ def _first_difference(value, expected) -> str:
         if expected.ndim == 1
         else f"at row {where[0]}, feature {where[1]} "
     )
+    right, got = expected.ravel()[index], value.ravel()[index]
+    digits = telling_digits(got, right)
+    apart = f": {abs(got - right):.1e} apart, more than rounding explains" if digits > 6 else ""
     return (
-        f"{place}(expected {expected.ravel()[index]:.6g}, got {value.ravel()[index]:.6g}); "
-        "check each step against the formula above"
+        f"{place}(expected {right:.{digits}g}, got {got:.{digits}g}{apart}); check each step against the formula above"
     )
 
 

@@ -20,10 +20,18 @@ from __future__ import annotations
 import numpy as np
 
 from helpers.checking.cases import SEED, WIDE, Case, mistakes
-from helpers.checking.module_eps import own_eps
+from helpers.checking.module_eps import eps_of, own_eps
 from helpers.checking.module_forward import forward as _forward
 from helpers.checking.module_gradients import gamma_beta_and_gradients
-from helpers.checking.results import CheckResult, close, match_mistake, one_torch_thread, run_call, values_text
+from helpers.checking.results import (
+    CheckResult,
+    close,
+    match_mistake,
+    one_pass_shown,
+    one_torch_thread,
+    run_call,
+    values_text,
+)
 from helpers.core.formula import layer_norm_forward
 from helpers.core.layernorm import DEFAULT_EPS
 
@@ -134,22 +142,24 @@ def _check_module(module) -> CheckResult:
             return fail(*problem)
         wide = wide or any(p.dim() > 1 for p in params)
         outcomes = []
+        eps = eps_of(layer)  # its own ε (nn.LayerNorm(n, eps=1e-6) is checked against ε = 1e-6)
+        eps_words = "" if eps == DEFAULT_EPS else f"; checked with its own ε = {eps:g} (its eps attribute)"
         for label, dtype, x in _batches(rng, n):
             result = _forward(layer, x, getattr(torch, dtype), n)
             count += 1
             if isinstance(result, CheckResult):
                 return result
             case = Case(
-                f"{label}, first token",
-                (x, DEFAULT_EPS),
-                layer_norm_forward(x, DEFAULT_EPS)[0],
+                f"{label}, first token" + (f", ε = {eps:g}" if eps != DEFAULT_EPS else ""),
+                (x, eps),
+                layer_norm_forward(x, eps)[0],
                 np.float32 if dtype == "float32" else np.float64,
             )
             outcomes.append((case, result))
         problem = _compare(outcomes, earlier, checked)
         if problem is not None:
             return fail(*problem)
-        problem = gamma_beta_and_gradients(layer, n, rng)
+        problem = gamma_beta_and_gradients(layer, n, rng, eps)
         if problem is not None:
             return fail(*problem)
         earlier, checked = earlier + outcomes, checked + [n]
@@ -170,7 +180,7 @@ def _check_module(module) -> CheckResult:
         f"right on {count} unseen batches ({_and(widths)} features, float32 and float64, near zero and far "
         "from it, of small spread" + (" and with a value far out" if max(widths) >= WIDE else "") + "); "
         "γ and β are learnable and its gradients are "
-        "LayerNorm's" + (f"; {unchecked}." if unchecked else ".") + shape,
+        "LayerNorm's" + eps_words + (f"; {unchecked}." if unchecked else ".") + shape,
         count=count,
     )
 
@@ -263,11 +273,15 @@ def _compare(outcomes, earlier=(), checked=()):
     if mistake is None:
         return shown("Its output differs from LayerNorm (with γ = 1, β = 0 as a new layer starts).", None)
     if mistake.key == "one-pass":
-        at = next((c, r) for c, r in wrong if c.far_from_zero)
-        return shown(f"Looks like a known mistake: {mistake.name}. {mistake.advice(at[0].args[0])}", mistake.key, at)
+        at = one_pass_shown(wrong)
+        return shown(
+            f"Looks like a known mistake: {mistake.name}. {mistake.advice(at[0].args[0], at[0].args[1])}",
+            mistake.key,
+            at,
+        )
     if mistake.key in ("wrong-axis", "no-axis", "lost-keepdims"):
         return shown(f"Looks like a known mistake: {mistake.name}. Use dim=-1 and keepdim=True.", mistake.key)
-    return shown(f"Looks like a known mistake: {mistake.name}. {mistake.advice(x)}", mistake.key)
+    return shown(f"Looks like a known mistake: {mistake.name}. {mistake.advice(x, case.args[1])}", mistake.key)
 
 
 def _parameter_problem(layer, params, n, hard):

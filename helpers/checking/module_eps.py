@@ -81,3 +81,30 @@ def own_eps(module, layer, n, rng):
             *shown,
         ), None
     return (f"With eps={OTHER_EPS:g} its output differs from LayerNorm's.", None, *shown), None
+
+
+def eps_of(layer) -> float:
+    """The ε ``layer`` was built with: its attribute named ``eps`` (or, failing that, the one attribute whose
+    name holds "eps", e.g. ``variance_epsilon``), read as a number (a float, an int, a numpy or 0-d torch
+    value); DEFAULT_EPS when it has none that reads as one number ≥ 0. Never raises."""
+    try:
+        found = {name: value for name, value in vars(layer).items() if "eps" in name.lower()}
+    except TypeError:
+        return DEFAULT_EPS
+    names = ["eps"] if "eps" in found else list(found)
+    values = [v for v in (_number(found[name]) for name in names) if v is not None]
+    return values[0] if len(values) == 1 else DEFAULT_EPS
+
+
+def _number(value) -> float | None:
+    """``value`` as one finite number ≥ 0 (a bool is not one), or None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        if hasattr(value, "detach"):  # a torch tensor: one value only
+            value = value.detach().cpu().reshape(-1).tolist()
+            value = value[0] if len(value) == 1 else None
+        number = float(value)
+    except (TypeError, ValueError, RuntimeError, AttributeError):
+        return None
+    return number if np.isfinite(number) and number >= 0 else None

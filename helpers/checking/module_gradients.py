@@ -9,14 +9,13 @@ from __future__ import annotations
 import numpy as np
 
 from helpers.checking.cases import Case
-from helpers.checking.results import close, run_call, values_text
+from helpers.checking.results import run_call, values_text
 from helpers.core.formula import layer_norm_forward
 from helpers.core.layernorm import DEFAULT_EPS
+from helpers.core.tolerance import GRADIENT_ROOM, close_at, result_room
 
-GRADIENT_TOLERANCE = (1e-6, 1e-9)  # (relative, absolute), in float64
 
-
-def gamma_beta_and_gradients(layer, n, rng):
+def gamma_beta_and_gradients(layer, n, rng, eps: float = DEFAULT_EPS):
     """None when the module applies γ and β and its gradients are LayerNorm's; else the failure's words
     (diagnosis, key, case, expected, got, input)."""
     import torch
@@ -37,7 +36,7 @@ def gamma_beta_and_gradients(layer, n, rng):
     x = np.round(rng.normal(0, 1, (4, n)), 3)
     upstream = rng.normal(0, 1, (4, n))
     try:
-        return _compare(layer, x, g, b, upstream, gamma, beta)
+        return _compare(layer, x, g, b, upstream, gamma, beta, eps)
     finally:
         with torch.no_grad():
             gamma.fill_(1.0), beta.fill_(0.0)
@@ -45,7 +44,7 @@ def gamma_beta_and_gradients(layer, n, rng):
             p.grad = grad
 
 
-def _compare(layer, x, g, b, upstream, gamma, beta):
+def _compare(layer, x, g, b, upstream, gamma, beta, eps):
     import torch
 
     tensor = torch.tensor(x, requires_grad=True)
@@ -61,11 +60,11 @@ def _compare(layer, x, g, b, upstream, gamma, beta):
     out = outcome.value
     if not isinstance(out, torch.Tensor):
         return (f"forward should return a tensor; it returned {type(out).__name__}.", "wrong-type")
-    x_hat = layer_norm_forward(x, DEFAULT_EPS)[0]
+    x_hat = layer_norm_forward(x, eps)[0]
     got = out.detach().to(torch.float64).numpy()
-    case = Case("a 4-row batch with γ and β set", (x, DEFAULT_EPS), g * x_hat + b)
+    case = Case("a 4-row batch with γ and β set", (x, eps), g * x_hat + b)
     # γ and β swapped (β · x̂ + γ) is named before this is called: at γ = 1, β = 0 it returns 1 everywhere
-    if got.shape != case.expected.shape or not close(got, case.expected, case):
+    if got.shape != case.expected.shape or not close_at(got, case.expected, _output_room(x, x_hat, g, b, eps)):
         return (
             "With γ and β set, its output is not γ · x̂ + β.",
             "gamma-beta",
@@ -94,11 +93,18 @@ def _compare(layer, x, g, b, upstream, gamma, beta):
         "γ": gamma.grad.detach().reshape(-1).numpy(),
         "β": beta.grad.detach().reshape(-1).numpy(),
     }
-    right = reference(x, g, b, upstream)
+    right = reference(x, g, b, upstream, eps=eps)
     for what in ("γ", "β", "the input"):
         if not _same(theirs[what], right[what]):
-            return _wrong(what, theirs, right, (x, g, b, upstream), _custom(out))
+            return _wrong(what, theirs, right, (x, g, b, upstream, eps), _custom(out))
     return None
+
+
+def _output_room(x, x_hat, g, b, eps):
+    """(relative, absolute) room for γ · x̂ + β in float64: x̂'s room scaled by γ, and the rounding of the output."""
+    relative, normalised = result_room("normalised", x, eps)
+    scale = np.max(np.abs(g * x_hat) + np.abs(b), axis=-1, keepdims=True)
+    return (relative, normalised * np.max(np.abs(g)) + result_room("output", x_hat, scale=scale)[1])
 
 
 def _custom(out) -> bool:
@@ -117,7 +123,7 @@ def _custom(out) -> bool:
     return False
 
 
-def reference(x, g, b, upstream, detach=()):
+def reference(x, g, b, upstream, detach=(), eps: float = DEFAULT_EPS):
     """The gradients of (LayerNorm(x) · upstream).sum() for the input, γ and β, by torch's own layer_norm in
     float64; ``detach``: "mean" and/or "variance", computed without their gradients (the mistake)."""
     import torch
@@ -129,27 +135,26 @@ def reference(x, g, b, upstream, detach=()):
         var = tensor.var(-1, keepdim=True, unbiased=False)
         mean = mean.detach() if "mean" in detach else mean
         var = var.detach() if "variance" in detach else var
-        out = gamma * (tensor - mean) / torch.sqrt(var + DEFAULT_EPS) + beta
+        out = gamma * (tensor - mean) / torch.sqrt(var + eps) + beta
     else:
-        out = F.layer_norm(tensor, (tensor.shape[-1],), gamma, beta, DEFAULT_EPS)
+        out = F.layer_norm(tensor, (tensor.shape[-1],), gamma, beta, eps)
     (out * torch.tensor(upstream)).sum().backward()
     return {"the input": tensor.grad.numpy(), "γ": gamma.grad.numpy(), "β": beta.grad.numpy()}
 
 
 def _same(got, expected) -> bool:
-    rtol, atol = GRADIENT_TOLERANCE
-    return np.shape(got) == np.shape(expected) and bool(np.allclose(got, expected, rtol=rtol, atol=atol))
+    return np.shape(got) == np.shape(expected) and close_at(got, expected, GRADIENT_ROOM)
 
 
 def _wrong(what, theirs, right, inputs, custom):
-    x, g, b, upstream = inputs
+    x, g, b, upstream, eps = inputs
     if what == "the input" and not custom:
         for detach, words in (
             (("mean", "variance"), "the mean and the variance"),
             (("variance",), "the variance"),
             (("mean",), "the mean"),
         ):
-            if _same(theirs[what], reference(x, g, b, upstream, detach)[what]):
+            if _same(theirs[what], reference(x, g, b, upstream, detach, eps)[what]):
                 return (
                     f"Gradients do not flow through {words}: its output is right, but its gradient for the "
                     f"input is not LayerNorm's, as if {words} were constant. Keep the statistics in the graph: "

@@ -17,6 +17,7 @@ import numpy as np
 
 from helpers.checking import sandbox
 from helpers.checking.cases import Case, mistakes, rounded_results
+from helpers.core.tolerance import close_at
 from helpers.display.formatting import scroll_box
 
 TIME_LIMIT = 3.0  # seconds for one call of the learner's function
@@ -149,8 +150,7 @@ def run_call(fn, args) -> Outcome:
 
 def close(value, expected, case: Case) -> bool:
     """``value`` equals ``expected`` to the case's tolerance (NaN where both are NaN)."""
-    rtol, atol = case.tolerance
-    return bool(np.allclose(value, expected, rtol=rtol, atol=atol, equal_nan=True))
+    return close_at(value, expected, case.tolerance)
 
 
 def match_mistake(step: str, outcomes):
@@ -196,31 +196,78 @@ def _one_pass_pattern(outcomes) -> bool:
         for case, value in outcomes
         if value is None or np.shape(value) != case.expected.shape or not close(value, case.expected, case)
     ]
-    return bool(wrong) and all(case.far_from_zero and _rescaled(value, case.expected) for case, value in wrong)
+    return bool(wrong) and all(
+        case.far_from_zero and _rescaled(value, case.expected, case.far_rows()) for case, value in wrong
+    )
 
 
-def _rescaled(value, expected) -> bool:
-    """Each row of ``value`` is a positive multiple of the same row of ``expected`` (to 1e-3 of its size), or
-    holds NaN or infinity; True for a single number (a variance or a std has no pattern to keep) and where
-    the function raised (None: Python's math.sqrt raises on the negative variance where numpy gives NaN)."""
+def one_pass_shown(wrong):
+    """Of the wrong (case, result) pairs, the one to show for the one-pass variance: the first far from zero
+    for its precision where the lost digits show (1 % of the result's size), else the one most wrong there."""
+    far = [(case, value) for case, value in wrong if case.far_from_zero]
+    return next((shown for shown in far if _relative_error(shown) > 0.01), max(far, key=_relative_error))
+
+
+def _relative_error(shown) -> float:
+    """How wrong a (case, result) is, relative to the right result's size (infinite where it raised or is NaN)."""
+    case, value = shown
+    if value is None:
+        return np.inf
+    with np.errstate(all="ignore"):
+        error = np.max(np.abs(np.asarray(value, dtype=np.float64) - case.expected))
+        size = np.max(np.abs(case.expected))
+    return float(error / size) if np.isfinite(error) and size > 0 else np.inf
+
+
+def _rescaled(value, expected, far_rows=None) -> bool:
+    """Each row of ``value`` is a positive multiple of the same row of ``expected`` (to 1e-3 of its size), or,
+    in a row far from zero (``far_rows``), holds NaN or infinity; True for a single number (a variance or a
+    std has no pattern to keep) and where the function raised (None: Python's math.sqrt raises on the
+    negative variance where numpy gives NaN)."""
     if value is None or np.ndim(expected) == 0:
         return True
     n = np.shape(expected)[-1]
-    for got, right in zip(np.reshape(value, (-1, n)), np.reshape(expected, (-1, n))):
-        if not np.all(np.isfinite(got)) or not np.any(right):
-            continue  # a NaN or an infinity: the variance went negative or 0; x̂ = 0: no pattern to keep
+    rows = np.reshape(value, (-1, n))
+    far = np.ones(len(rows), dtype=bool) if far_rows is None else np.reshape(far_rows, -1)
+    for got, right, away in zip(rows, np.reshape(expected, (-1, n)), far):
+        if not np.all(np.isfinite(got)):
+            if away:
+                continue  # a NaN or an infinity: the variance went negative or 0 where its digits cancel
+            return False  # … which cannot happen in a row near zero: a 0 / 0 of the function's own
+        if not np.any(right):
+            continue  # x̂ = 0: no pattern to keep
         scale = float(got @ right) / float(right @ right)
         if not scale > 0 or np.max(np.abs(got - scale * right)) > 1e-3 * scale * np.max(np.abs(right)):
             return False
     return True
 
 
-def values_text(value, limit: int = 8) -> str:
+def values_text(value, limit: int = 8, against=None) -> str:
     """A number, a row or a matrix as short text: six significant digits, more where six would print two
-    different values the same (1e8 and 1e8 + 1), at most ``limit`` values a row and four rows."""
+    different values the same (1e8 and 1e8 + 1), at most ``limit`` values a row and four rows. With
+    ``against`` (the value it is compared with, of the same shape), also enough digits that each value
+    that differs from its counterpart prints differently (0.659363 and 0.659363 + 1e-10)."""
     array = np.asarray(value, dtype=np.float64)
     digits = _digits(array)
+    if against is not None:
+        digits = max(digits, telling_digits(array, against))
     return _text(array, limit, digits)
+
+
+def telling_digits(value, other) -> int:
+    """The fewest significant digits, 6 or more, at which every value of ``value`` that differs from the same
+    value of ``other`` prints differently from it (17 at most); 6 when the shapes differ."""
+    try:
+        a, b = np.broadcast_arrays(np.asarray(value, dtype=np.float64), np.asarray(other, dtype=np.float64))
+    except (ValueError, TypeError):
+        return 6
+    if np.shape(a) != np.shape(value):
+        return 6
+    pairs = [(x, y) for x, y in zip(a.ravel()[:200], b.ravel()[:200]) if x != y and np.isfinite(x) and np.isfinite(y)]
+    for digits in range(6, 18):
+        if all(f"{x:.{digits}g}" != f"{y:.{digits}g}" for x, y in pairs):
+            return digits
+    return 17
 
 
 def _digits(array: np.ndarray) -> int:

@@ -3,7 +3,8 @@
 Notebook 07 asks for ``layer_norm`` "with no loop over the rows". :func:`python_loops` parses the
 function's own source (``inspect.getsource`` and ``ast``) and lists each Python loop in it: a ``for`` or
 ``while`` statement, a comprehension, or a call that loops in Python for you (``map``,
-``np.apply_along_axis``, ``np.vectorize``), each with its line and whether it runs over the rows (it
+``np.apply_along_axis``, ``np.vectorize``), each with its line (one over a few things written out in the
+code, ``for f in (np.mean, np.var)``, is marked ``fixed``: it runs as often whatever the data) and whether it runs over the rows (it
 iterates over the matrix itself, ``range(len(x))`` or ``range(x.shape[0])``); and, two calls deep, the
 loops of the notebook's own functions it calls (a helper that loops over the rows is still a loop).
 Pure reading: no numpy.
@@ -28,6 +29,7 @@ class Loop:
     text: str
     over_rows: bool
     inside: str = ""  # the function of the notebook it calls that has the loop, if not its own
+    fixed: bool = False  # over a few things written out in the code (np.mean, np.var): not over the data
 
 
 def python_loops(fn, depth: int = 2) -> list[Loop] | None:
@@ -39,7 +41,7 @@ def python_loops(fn, depth: int = 2) -> list[Loop] | None:
     for name, line, text, first in _calls(fn):
         callee = getattr(fn, "__globals__", {}).get(name)
         if inspect.isfunction(callee) and callee is not fn and callee.__module__ == getattr(fn, "__module__", None):
-            inner = python_loops(callee, depth - 1) or []
+            inner = data_loops(python_loops(callee, depth - 1) or [])
             if inner:
                 found.append(Loop(line, text, any(loop.over_rows for loop in inner) and first, name))
     return sorted(found, key=lambda loop: loop.line)
@@ -87,7 +89,8 @@ def _own_loops(fn) -> list[Loop] | None:
             continue
         line = getattr(node, "lineno", 1)
         text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
-        found.append(Loop(line, text[:80], any(_over(matrix, it) for it in iterated)))
+        fixed = bool(iterated) and all(_fixed(matrix, it) for it in iterated)  # over (np.mean, np.var)
+        found.append(Loop(line, text[:80], any(_over(matrix, it) for it in iterated), fixed=fixed))
     return sorted(found, key=lambda loop: loop.line)
 
 
@@ -106,6 +109,20 @@ def _iterated(node):
     return False
 
 
+def _fixed(matrix: str | None, expression) -> bool:
+    """Whether ``expression`` is a tuple, list or set written out in the code (``(np.mean, np.var)``), none of
+    whose items is a part of the matrix (``x[0]``): a loop over it runs a fixed number of times, whatever the
+    data, as two lines written out would. ``range(3)`` is not one: a hard-coded count of rows is a loop."""
+    if not isinstance(expression, (ast.Tuple, ast.List, ast.Set)) or any(
+        isinstance(item, ast.Starred) for item in expression.elts
+    ):
+        return False
+    return not any(
+        isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == matrix
+        for node in ast.walk(expression)
+    )
+
+
 def _over(matrix: str | None, expression) -> bool:
     """Whether ``expression`` runs over the rows of ``matrix``: ``x``, ``enumerate(x)``, ``range(len(x))``,
     ``range(x.shape[0])``, ``zip(x, …)``."""
@@ -119,6 +136,11 @@ def _over(matrix: str | None, expression) -> bool:
         return True
     rows = (f"len({matrix})", f"{matrix}.shape[0]", f"{matrix}.shape[-2]", f"{matrix}.size(0)")
     return any(row in text for row in rows) or text.startswith("zip(") and f"({matrix}," in text
+
+
+def data_loops(loops: list[Loop]) -> list[Loop]:
+    """The loops that run over the data: not those over a few things written out (``(np.mean, np.var)``)."""
+    return [loop for loop in loops if not loop.fixed]
 
 
 def loop_words(loops: list[Loop] | None) -> str:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from decimal import MAX_EMAX, MIN_EMIN, ROUND_HALF_UP, Context, Decimal, localcontext
+from decimal import localcontext
 
 import numpy as np
 
 from helpers.core import views
 from helpers.core.formula import layer_norm_forward
+from helpers.core.rounding import WIDE, round_half_away_from_zero, round_half_up, written  # noqa: F401 - re-exported
+from helpers.core.rounding import keep as keep_places
+from helpers.core.tolerance import HAND_DRIFT, past
 from helpers.core.validation import (  # noqa: F401 - check_eps is used by numerics, backward, norm_family
     InputError,
     as_float_array,
@@ -44,7 +47,7 @@ STAGES = (
 
 # Rounding by hand "moved" a stage when it is off from the exact value by more than one unit in
 # the last kept place, or by more than this fraction of the stage's size.
-DRIFT_RELATIVE_TOLERANCE = 0.01
+DRIFT_RELATIVE_TOLERANCE = HAND_DRIFT
 
 
 def layer_norm(x, gamma=None, beta=None, eps: float = DEFAULT_EPS) -> np.ndarray:
@@ -158,7 +161,7 @@ class LayerNormSteps:
             largest = float(np.max(np.abs(hand - exact)))
             size = float(np.linalg.norm(exact))
             relative = float(np.linalg.norm(hand - exact)) / size if size > 0 else 0.0
-            if largest > unit * (1 + 1e-9) or relative > DRIFT_RELATIVE_TOLERANCE:
+            if past(largest, unit) or relative > DRIFT_RELATIVE_TOLERANCE:
                 drifts.append(StageDrift(name, self.stage(name), self.exact.stage(name), largest, relative))
         return tuple(drifts)
 
@@ -225,15 +228,10 @@ def _hand_steps(values, eps, gamma, beta, decimals, exact) -> LayerNormSteps:
     rounded half away from zero before the next. (Float arithmetic would not do: 1.315 − 1.28 is
     0.03499999… in binary, which rounds to 0.03 where a person writes 0.04.)"""
 
-    def written(v) -> Decimal:
-        return Decimal(repr(float(v)))
+    def keep(v):
+        return keep_places(v, decimals)
 
-    last_place = Decimal(1).scaleb(-decimals)
-
-    def keep(v: Decimal) -> Decimal:
-        return v.quantize(last_place, rounding=ROUND_HALF_UP, context=_WIDE)
-
-    with localcontext(_WIDE):
+    with localcontext(WIDE):
         x = [written(v) for v in values]
         mean = keep(sum(x) / len(x))
         differences = [keep(v - mean) for v in x]
@@ -300,35 +298,8 @@ def _record(
     )
 
 
-# Decimal arithmetic wide enough for any float kept to 12 places (1.8e308 has 309 digits).
-_WIDE = Context(prec=400, Emax=MAX_EMAX, Emin=MIN_EMIN)
-
-
 def _floats(decimals_list) -> list[float]:
     return [float(v) for v in decimals_list]
-
-
-def round_half_away_from_zero(values, decimals: int):
-    """Round the way people do by hand: halves go away from zero (0.0625 → 0.063, −0.0625 → −0.063).
-
-    numpy's ``round`` sends halves to the even digit (0.0625 → 0.062) and works on the binary value;
-    this rounds the decimal number as it is written. Returns a float for a float, else an array.
-    Introduced in notebook 02.
-    """
-    quantum = Decimal(1).scaleb(-int(decimals))
-
-    def one(v: float) -> float:
-        rounded = float(Decimal(repr(float(v))).quantize(quantum, rounding=ROUND_HALF_UP, context=_WIDE))
-        return rounded + 0.0  # turns -0.0 into 0.0
-
-    if np.ndim(values) == 0:
-        return one(values)
-    array = np.asarray(values, dtype=np.float64)
-    return np.array([one(v) for v in array.ravel()], dtype=np.float64).reshape(array.shape)
-
-
-# The name notebooks used first; "half up" is not what it does for negatives (−0.0625 → −0.063).
-round_half_up = round_half_away_from_zero
 
 
 def _scale_and_shift(gamma, normalised, beta):

@@ -30,11 +30,12 @@ import numpy as np
 from helpers.core import views
 from helpers.core.formula import layer_norm_forward
 from helpers.core.layernorm import DEFAULT_EPS, frozen_array, layer_norm
+from helpers.core.tolerance import EDGE, PUBLISHED_CLOSE
 from helpers.core.validation import InputError, check_decimals
 
 PUBLISHED_PLACES = 2  # the lesson printed its table to 2 decimal places
-CLOSE_TOLERANCE = 0.05  # "close": every value within 0.05 of the truth (right to one decimal place)
-_SLACK = 1e-9  # a value exactly on a rounding boundary counts as inside it
+CLOSE_TOLERANCE = PUBLISHED_CLOSE  # "close": every value within 0.05 of the truth (right to one decimal place)
+_SLACK = EDGE  # a value exactly on a rounding boundary counts as inside it (the values here are near 1)
 
 
 @dataclass(frozen=True)

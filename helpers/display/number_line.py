@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from helpers.core.tolerance import EDGE
 from helpers.display.formatting import format_eps, format_number, format_row, places_for
 
 # Okabe–Ito colours: distinguishable with any common colour vision.
@@ -66,7 +67,7 @@ def nice_step(span: float, most: int = 6) -> float:
 def tick_places(step: float) -> int:
     """Places enough to tell ticks ``step`` apart (2.5 needs one, 0.25 two)."""
     places = 0
-    while places < 12 and abs(round(step * 10**places) - step * 10**places) > 1e-9 * step * 10**places:
+    while places < 12 and abs(round(step * 10**places) - step * 10**places) > EDGE * step * 10**places:
         places += 1
     return places
 

@@ -7,6 +7,7 @@ import math
 
 from helpers.core import views
 from helpers.core.published_table import CLOSE_TOLERANCE, CONVENTIONS, EpsFitTable, PublishedOutputCheck
+from helpers.core.tolerance import FLOAT64_NOISE, agree_in_float64
 from helpers.display.formatting import (
     DEFAULT_PLACES,
     format_eps,
@@ -21,8 +22,8 @@ def format_difference(difference: float) -> str:
     """A largest difference, stable across machines: ``0``, ``< 1e-12`` (rounding noise) or ``2.1e-01``."""
     if difference == 0.0:
         return "0"
-    if difference <= 1e-12:
-        return "< 1e-12"
+    if agree_in_float64(difference):
+        return f"< {FLOAT64_NOISE:.0e}"
     return f"{difference:.1e}"
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from helpers.core.tolerance import PROBE_NOISE
 from helpers.forensics.call import BETA_NAMES, GAMMA_NAMES, parameter
 
 KEEP = 0.1  # features whose |γ| is under this share of the largest are left out of the checks
@@ -106,7 +107,7 @@ def measure(along_raw, fn, n: int, noise: float) -> Affine:
     beta = (y[0] + y[1]) / 2
     slope = (y[0] - y[1]) / (2 * r)
     size = float(np.max(np.abs(slope)))
-    tolerance = max(1e-9, 4 * noise)  # r and −r give β exactly, but for the rounding of y
+    tolerance = max(PROBE_NOISE, 4 * noise)  # r and −r give β exactly, but for the rounding of y
     scale = max(size, float(np.max(np.abs(y))), 1e-300)
     beta = np.where(np.abs(beta) <= tolerance * scale, 0.0, beta)
     found = dict(
@@ -116,7 +117,7 @@ def measure(along_raw, fn, n: int, noise: float) -> Affine:
     )
     if size == 0:
         return Affine(constant_output=True, **found)
-    zero = np.abs(slope) <= max(1e-9, 4 * noise) * size  # a γ of 0 gives β exactly
+    zero = np.abs(slope) <= max(PROBE_NOISE, 4 * noise) * size  # a γ of 0 gives β exactly
     beta_out = None if np.all(beta == 0) else beta
     read = _read_parameters(fn, n, slope, beta, zero, tolerance, scale)
     if read is not None:
@@ -132,7 +133,7 @@ def measure(along_raw, fn, n: int, noise: float) -> Affine:
         )
     ignored = parameter(fn, GAMMA_NAMES) is not None or parameter(fn, BETA_NAMES) is not None
     others = slope[~zero]
-    if _spread(others) <= max(1e-9, 8 * noise) and np.all(np.sign(others) == np.sign(others[0])):
+    if _spread(others) <= max(PROBE_NOISE, 8 * noise) and np.all(np.sign(others) == np.sign(others[0])):
         gamma = None if not zero.any() else np.where(zero, 0.0, 1.0)  # the same γ on every feature it uses
         kind = "per feature" if zero.any() else "none"
         return Affine(

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from helpers.core.tolerance import FLOAT64_NOISE
 from helpers.forensics.call import Caller
 from helpers.forensics.precision import lowest, roundoff
 
@@ -60,7 +61,7 @@ class Behaviour:
 def tolerance_for(call: Caller, floor: float) -> float:
     """Above this a change is neither noise nor the rounding of the type it returns."""
     returned = lowest(*call.output_types.values())
-    return max(SLACK * floor, 64 * roundoff(returned), 1e-12)
+    return max(SLACK * floor, 64 * roundoff(returned), FLOAT64_NOISE)
 
 
 def noise_floor(call: Caller, base: np.ndarray, out: np.ndarray) -> float:

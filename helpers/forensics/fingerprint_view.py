@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import math
 
+from helpers.core.tolerance import EPS_MATCH, PROBE_NOISE
 from helpers.display import format_number
 from helpers.display.formatting import FLAG_STYLE
 from helpers.display.model import Cell, Row, Table, render_html, render_text
@@ -174,7 +175,7 @@ def _offsets(m) -> str:
     return "; ".join(parts)
 
 
-def _known(eps, tolerance: float = 1e-3) -> str:
+def _known(eps, tolerance: float = EPS_MATCH) -> str:
     if eps is None:
         return "not measurable"
     names = [who for who, value in KNOWN_EPS if math.isclose(eps, value, rel_tol=tolerance, abs_tol=0.0)]
@@ -256,7 +257,7 @@ def _convention_rows(f) -> list:
             "constant-row probe: 0 ÷ √(0 + ε) is 0 with an ε; 0 ÷ 0 without one",
         )
     )
-    tolerance = "" if m.match_tolerance <= 1e-9 else f"; below {m.match_tolerance:.1g} counts as equal"
+    tolerance = "" if m.match_tolerance <= PROBE_NOISE else f"; below {m.match_tolerance:.1g} counts as equal"
     if not m.scale_known:  # only k·ε is known: PyTorch's is 1e-5 · n
         product = dict(m.eps_readings).get("÷ n")
         evidence = "wide-row and ε-ladder probes: with γ's size unknown only k·ε is known" + (

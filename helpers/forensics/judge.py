@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import helpers.forensics.affine as affine_probe
+from helpers.core.tolerance import EPS_MATCH
 from helpers.forensics.call import Caller, CallProblem, module_dtype
 from helpers.forensics.precision import lowest, rounded, roundoff, tolerance_of
 from helpers.forensics.probes import (
@@ -211,7 +212,7 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
             or not centres
             or variance == "unbiased"
             or placement in ("added to std", "none")
-            or (eps is not None and not math.isclose(eps, TORCH_EPS, rel_tol=max(1e-3, 10 * noise)))
+            or (eps is not None and not math.isclose(eps, TORCH_EPS, rel_tol=max(EPS_MATCH, 10 * noise)))
             or one_pass
             or factor != 1.0
         )
@@ -227,7 +228,9 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
         elif placement != "inside sqrt" or eps is None or prediction is None:
             matches = None
         else:
-            matches = math.isclose(eps * k, TORCH_EPS * n, rel_tol=max(1e-3, 10 * noise)) and prediction <= tolerance
+            matches = (
+                math.isclose(eps * k, TORCH_EPS * n, rel_tol=max(EPS_MATCH, 10 * noise)) and prediction <= tolerance
+            )
         eps = None
     if hidden:
         variance, eps, machine = "cannot tell", None, False

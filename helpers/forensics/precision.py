@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 
+from helpers.core.tolerance import PROBE_NOISE
+
 # Each type: machine ε (torch.finfo(t).eps), largest finite value, smallest normal value.
 PRECISIONS = {
     "float64": (2.0**-52, 1.7976931348623157e308, 2.0**-1022),
@@ -17,7 +19,7 @@ PRECISIONS = {
     "float16": (2.0**-10, 65504.0, 2.0**-14),
     "bfloat16": (2.0**-7, 3.3895313892515355e38, 2.0**-126),
 }
-MATCH_TOLERANCE = 1e-9  # relative: "equals F.layer_norm to float64 precision" (float64 rounding is ~1e-16)
+MATCH_TOLERANCE = PROBE_NOISE  # relative: "equals F.layer_norm to float64 precision" (float64 rounding is ~1e-16)
 
 
 def roundoff(dtype: str) -> float:

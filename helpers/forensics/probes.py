@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from helpers.core.formula import layer_norm_forward
+from helpers.core.tolerance import FLOAT64_NOISE, PROBE_NOISE
 from helpers.forensics.call import Caller, CallProblem
 from helpers.forensics.precision import lowest, roundoff
 from helpers.forensics.words import TORCH_EPS
@@ -50,7 +51,7 @@ def base_matrix(n: int) -> np.ndarray:
 
 def moved_by_edits(call: Caller, base: np.ndarray, out: np.ndarray, noise: float = 0.0) -> tuple[tuple, tuple]:
     """Which output rows move when token 1 is edited, and which columns when feature 1 is."""
-    tolerance = max(1e-12, 4 * noise)
+    tolerance = max(FLOAT64_NOISE, 4 * noise)
 
     def moved(edited, along_axis):
         change = np.abs(call(edited) - out) > tolerance * (1 + np.abs(out))
@@ -201,7 +202,7 @@ def constant_rows(along, n: int) -> tuple[str, str]:
     def words(row):
         if not np.all(np.isfinite(row)):
             return "NaN or infinity"
-        if np.all(np.abs(row) < 1e-9):
+        if np.all(np.abs(row) < PROBE_NOISE):
             return "zeros"
         return "ones" if np.allclose(row, 1.0, rtol=1e-3) else "values other than 0"
 

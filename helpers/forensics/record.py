@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from helpers.core import views
+from helpers.core.tolerance import EPS_MATCH
 from helpers.forensics.precision import MATCH_TOLERANCE
 
 
@@ -39,7 +40,7 @@ class Measurements:
     zero_row: str = ""  # what a row of zeros gave
     smallest_variance: float | None = None  # the smallest variance on the ε ladder
     match_tolerance: float = MATCH_TOLERANCE
-    eps_tolerance: float = 1e-3  # relative: how close ε must be to a known default to be called it
+    eps_tolerance: float = EPS_MATCH  # relative: how close ε must be to a known default to be called it
     # the determinism and state probes (helpers.forensics.behaviour)
     noise_floor: float = 0.0  # largest change between two calls on the same matrix, relative (0: identical)
     reorder_change: float | None = None  # the same rows in reverse order: how far from the reversed output

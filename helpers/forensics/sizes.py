@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import math
 
-NOISE = 1e-9  # below this, a measured change is rounding noise
+from helpers.core.tolerance import PROBE_NOISE
+
+NOISE = PROBE_NOISE  # below this, a measured change is rounding noise
 _SMALL = ((1e-12, "trillionth"), (1e-9, "billionth"), (1e-6, "millionth"), (1e-3, "thousandth"))
 _PARTS = {
     1e-12: "a trillionth",

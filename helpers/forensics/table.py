@@ -24,6 +24,7 @@ from helpers.core.published_table import (
     PublishedOutputCheck,
     check_published_output,
 )
+from helpers.core.tolerance import past, within
 from helpers.forensics.call import Caller, CallProblem
 from helpers.forensics.fingerprints import Fingerprint, fingerprint
 from helpers.forensics.probes import torch_layer_norm
@@ -54,7 +55,7 @@ class Explanation:
         """The well-known ε values inside the common range, as (who uses it, ε)."""
         if self.eps_low is None:
             return ()
-        return tuple((who, eps) for who, eps in KNOWN_EPS if self.eps_low <= eps <= self.eps_high * (1 + 1e-9))
+        return tuple((who, eps) for who, eps in KNOWN_EPS if self.eps_low <= eps and within(eps, self.eps_high))
 
 
 @dataclass(frozen=True, repr=False)
@@ -173,7 +174,7 @@ def _explanation(axis: str, k: int, check: PublishedOutputCheck) -> Explanation:
     fits = [(row.row, row.eps_fits[k]) for row in check.rows if row.eps_fits[k].fits]
     low = max((fit.eps_low for _, fit in fits), default=None)
     high = min((fit.eps_high for _, fit in fits), default=None)
-    if low is None or high is None or low > high * (1 + 1e-9):
+    if low is None or high is None or past(low, high):
         low = high = None
     return Explanation(axis, CONVENTIONS[k], tuple(row for row, _ in fits), low, high, len(check.rows))
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from helpers.core.tolerance import EDGE
 from helpers.display.formatting import format_number
 from helpers.display.number_line import (  # noqa: F401 - re-exported: helpers.plots.number_line_text …
     BLACK,
@@ -70,7 +71,7 @@ class NumberLine:
         def tick_label(value, _position):
             ticks = ax.xaxis.get_majorticklocs()
             step = abs(ticks[1] - ticks[0]) if len(ticks) > 1 else abs(value) or 1.0
-            return format_number(value if abs(value) > step * 1e-9 else 0.0, tick_places(step))
+            return format_number(value if abs(value) > step * EDGE else 0.0, tick_places(step))
 
         ax.xaxis.set_major_formatter(FuncFormatter(tick_label))
         # The legend sits below the line, where no label goes; it never changes.

@@ -7,6 +7,7 @@ import html
 import ipywidgets as widgets
 
 from helpers.core.data import parse_number
+from helpers.core.tolerance import within
 from helpers.widgets.accessibility import name
 from helpers.widgets.base import (
     LABEL_FITS,
@@ -140,7 +141,7 @@ class NumberQuestion(_Question):
 
     @property
     def right(self) -> bool:
-        return self.typed is not None and abs(self.typed - self.answer) <= self.tolerance
+        return self.typed is not None and within(abs(self.typed - self.answer), self.tolerance)
 
     @never_raises
     def _on_answer(self, change) -> None:
@@ -159,7 +160,7 @@ class NumberQuestion(_Question):
         if self.typed is None or self.right:
             return ""
         near = [(abs(self.typed - value), words) for value, words in self.mistakes]
-        near = [item for item in near if item[0] <= self.tolerance]
+        near = [item for item in near if within(item[0], self.tolerance)]
         return min(near)[1] if near else ""
 
     def _verdict(self) -> str:

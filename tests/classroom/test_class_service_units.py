@@ -8,7 +8,6 @@ thing on a real hub.
 from __future__ import annotations
 
 import json
-import re
 import stat
 import sys
 import threading
@@ -35,16 +34,7 @@ def body(**fields) -> bytes:
 
 
 # --- what may be recorded ------------------------------------------------------------------
-def test_every_key_the_checker_names_is_in_the_catalogue():
-    not_keys = {"helpers-exercises-check"}  # hyphenated strings that are not mistake keys
-    files = sorted((ROOT / "helpers" / "checking").glob("module_*.py"))
-    files += [ROOT / "helpers" / "checking" / name for name in ("exercises.py", "cases.py", "results.py", "page.py")]
-    assert len(files) >= 7, files  # module_check.py and the module parts it imports
-    for path in files:
-        name, text = path.relative_to(ROOT).as_posix(), path.read_text(encoding="utf-8")
-        found = set(re.findall(r'"([a-z0-9]+(?:-[a-z0-9]+)+)"', text)) - not_keys
-        found = {key for key in found if not key.endswith("-2")}  # cases.py's second variant of a key
-        assert found <= set(MISTAKES), f"{name}: keys the service would refuse: {sorted(found - set(MISTAKES))}"
+# Every key the code checker gives is in the one catalogue: tests/checking/test_mistake_keys.py (by behaviour).
 
 
 @pytest.mark.slow

@@ -58,6 +58,7 @@ WM, WE, WR, WQ = (
     "helpers/widgets/questions.py",
 )
 WRS = "helpers/widgets/row_stages.py"  # the row editor's folding: stages and controls shown
+R = "helpers/core/rounding.py"
 PC, D, CLI = "helpers/core/published_table.py", "helpers/core/data.py", "helpers/cli.py"
 A, WB, T = "helpers/widgets/accessibility.py", "helpers/widgets/base.py", "helpers/checking/sandbox.py"
 
@@ -125,16 +126,16 @@ MUTATIONS = [
     ),
     Mutation(
         "maths: hand rounding half to even",
-        L,
-        "return v.quantize(last_place, rounding=ROUND_HALF_UP",
-        "return v.quantize(last_place, rounding='ROUND_HALF_EVEN'",
+        R,
+        "rounding=ROUND_HALF_UP, context=WIDE)",
+        "rounding='ROUND_HALF_EVEN', context=WIDE)",
         "maths",
     ),
     Mutation(
-        "maths: round_half_away_from_zero to even",
-        L,
-        "quantize(quantum, rounding=ROUND_HALF_UP",
-        "quantize(quantum, rounding='ROUND_HALF_EVEN'",
+        "maths: round_half_away_from_zero rounds the binary value",
+        R,
+        "return Decimal(repr(float(value)))",
+        "return Decimal(float(value))",
         "maths",
     ),
     Mutation(
@@ -147,7 +148,7 @@ MUTATIONS = [
     Mutation(
         "maths: drift needs 10 units",
         L,
-        "if largest > unit * (1 + 1e-9) or relative > DRIFT_RELATIVE_TOLERANCE:",
+        "if past(largest, unit) or relative > DRIFT_RELATIVE_TOLERANCE:",
         "if largest > 10 * unit:",
         "maths",
     ),
@@ -347,8 +348,8 @@ MUTATIONS = [
     Mutation(
         "widgets: number question twice as lenient",
         WQ,
-        "abs(self.typed - self.answer) <= self.tolerance",
-        "abs(self.typed - self.answer) <= 2 * self.tolerance",
+        "within(abs(self.typed - self.answer), self.tolerance)",
+        "within(abs(self.typed - self.answer), 2 * self.tolerance)",
         "widgets",
     ),
     # usable without a mouse or sight, on a projector, and by a learner who slips

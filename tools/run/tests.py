@@ -137,13 +137,17 @@ def cmd_test_fast(extra: list[str], reports: Path) -> int:
 
 
 def cmd_test(extra: list[str]) -> int:
-    """`run.py test [--fast] [--busy N] [PYTEST-OPTIONS]`; ends by naming the ten slowest tests."""
+    """`run.py test [--fast | --changed] [--busy N] [PYTEST-OPTIONS]`; ends by naming the ten slowest tests."""
     busy, extra = take_busy(extra)
     with busy_loops(busy), tempfile.TemporaryDirectory(prefix="layernorm-test-times-") as folder:
         reports = Path(folder)
         try:
             if "--fast" in extra:
                 return cmd_test_fast([arg for arg in extra if arg != "--fast"], reports)
+            if "--changed" in extra:
+                from tools.run.changed import cmd_test_changed
+
+                return cmd_test_changed([arg for arg in extra if arg != "--changed"])
             return cmd_test_all(extra, reports)
         finally:
             print_slowest(sorted(reports.glob("*.xml")), say)

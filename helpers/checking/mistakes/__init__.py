@@ -353,3 +353,18 @@ def name_of(key: str) -> str | None:
     if None in names or len(parts) > 2 or (len(parts) == 2 and parts[0] == parts[1]):
         return None
     return " and ".join(names)
+
+
+def labels() -> dict[str, str]:
+    """Every key a checker may record, with the words the lecturer's live page shows: the formula's mistakes
+    (two at once included, in every quantity, for a row and a matrix) and the other outcomes
+    (:mod:`helpers.checking.mistakes.outcomes`). The catalogue's own words win where a key is in both."""
+    from helpers.checking.mistakes.outcomes import ANSWER_OUTCOMES, OUTCOMES
+
+    names = {}
+    for quantity in QUANTITIES:
+        for matrix in (False, True):
+            for mistake in for_quantity(quantity, matrix):
+                names.setdefault(mistake.key, name_of(mistake.key))
+    names.setdefault(ROUNDING.key, ROUNDING.name)
+    return {**OUTCOMES, **ANSWER_OUTCOMES, **names}
