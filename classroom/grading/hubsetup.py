@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import grp
 import os
+import pwd
 import shutil
 import subprocess
 import sys
@@ -81,7 +82,26 @@ def set_up(grading: Path, python: str, instructors: list[str]) -> cycle.Course:
     course.set_up()
     share_with_graders(course.folder, graders_gid(instructors))
     hubconfig.write(grading / "jupyter", course.exchange, course.folder)
+    for name in instructors:
+        link_course(name, course.folder)
     return course
+
+
+def link_course(instructor: str, folder: Path) -> None:
+    """``~/layernorm-course`` in the instructor's home, a link to the course folder (the formgrader
+    wants the course inside the server's root folder); a file of theirs by that name is left alone."""
+    entry = pwd.getpwnam(instructor)
+    link = Path(entry.pw_dir) / hubconfig.COURSE_LINK
+    if link.is_symlink():
+        if os.readlink(link) == str(folder):
+            return
+        link.unlink()
+    elif link.exists():
+        raise SetupError(
+            f"{link} exists and is not the course's link: rename it, so that the formgrader can use that name"
+        )
+    link.symlink_to(folder)
+    os.lchown(link, entry.pw_uid, entry.pw_gid)
 
 
 def main(argv: list[str]) -> int:

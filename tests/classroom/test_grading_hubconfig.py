@@ -38,7 +38,12 @@ print(json.dumps({"server": {k: v for k, v in app.jpserver_extensions.items() if
 
 
 def _seen(python: str, tmp_path, config_path: str) -> dict:
-    env = {**os.environ, "JUPYTER_CONFIG_PATH": config_path, "JUPYTER_RUNTIME_DIR": str(tmp_path / "run")}
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_PATH": config_path,
+        "JUPYTER_RUNTIME_DIR": str(tmp_path / "run"),
+        "HOME": str(tmp_path / "home"),
+    }
     done = subprocess.run([python, "-c", PROBE], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-800:]
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -59,4 +64,4 @@ def test_students_get_the_assignment_list_and_instructors_the_formgrader(tmp_pat
     instructor = _seen(python, tmp_path, hubconfig.config_path(tmp_path / "jupyter", instructor=True))
     assert set(instructor["server"].values()) == {True} and len(instructor["server"]) == 4
     assert instructor["lab_disabled"] == []
-    assert instructor["course_root"] == str(course)
+    assert instructor["course_root"] == str(tmp_path / "home" / hubconfig.COURSE_LINK)  # the link to the course
