@@ -2,14 +2,14 @@
 
 Run as root with the hub's Python (it has nbgrader and numpy), by ``classroom.hub.launch.prepare``::
 
-    /opt/layernorm-hub/venv/bin/python -m classroom.grading.hubsetup STATE/grading INSTRUCTOR ...
+    /opt/layernorm-hub/venv/bin/python -m classroom.grading.hubsetup STATE/grading STATE/students.txt
 
 Idempotent and additive: a second start keeps the gradebook, the submissions and the exchange, and
 rebuilds only the sources, the grading code and the configuration. Who reaches what:
 
 - ``course/`` (sources with solutions, gradebook, submissions, feedback): ``root:layernorm-graders``,
-  mode 2770, so the instructors (the roster's ``instructor`` names, members of that group and of no
-  other student's) read and write it from their formgrader; a student cannot even list it.
+  mode 2770, so the instructors (the roster's ``instructor`` names, added to that group; its students
+  taken out of it) read and write it from their formgrader; a student cannot even list it.
 - ``exchange/``: nbgrader's modes (the inbound writable by all, listable by none).
 - ``jupyter/students`` and ``jupyter/instructors``: the servers' configuration (hubconfig.py).
 
@@ -44,13 +44,20 @@ def _run(command: list[str]) -> None:
         raise SetupError(f"`{' '.join(command)}` failed: {said[-1] if said else 'no reason given'}")
 
 
-def graders_gid(instructors: list[str]) -> int:
-    """The graders' group, its members exactly ``instructors`` (a name no longer on the list leaves it)."""
+def graders_gid(instructors: list[str], students: list[str] = ()) -> int:
+    """The graders' group, with ``instructors`` in it and ``students`` (an instructor once, perhaps) out
+    of it; other members are left alone (another hub on this machine may have put them there)."""
     try:
         grp.getgrnam(GRADERS)
     except KeyError:
         _run(["groupadd", "--system", GRADERS])
-    _run(["gpasswd", "-M", ",".join(instructors), GRADERS])
+    members = set(grp.getgrnam(GRADERS).gr_mem)
+    for name in instructors:
+        if name not in members:
+            _run(["gpasswd", "--add", name, GRADERS])
+    for name in students:
+        if name in members:
+            _run(["gpasswd", "--delete", name, GRADERS])
     return grp.getgrnam(GRADERS).gr_gid
 
 
@@ -74,13 +81,13 @@ def course_for(grading: Path, python: str, class_list: Path | None = None) -> cy
     return cycle.Course(grading, python, judge_python=python, judge_user=JUDGE_USER, group=GRADERS, students=students)
 
 
-def set_up(grading: Path, python: str, instructors: list[str]) -> cycle.Course:
+def set_up(grading: Path, python: str, instructors: list[str], students: list[str] = ()) -> cycle.Course:
     grading = Path(grading)
     grading.mkdir(parents=True, exist_ok=True)
     grading.chmod(0o755)
     course = course_for(grading, python)
     course.set_up()
-    share_with_graders(course.folder, graders_gid(instructors))
+    share_with_graders(course.folder, graders_gid(instructors, students))
     hubconfig.write(grading / "jupyter", course.exchange, course.folder)
     for name in instructors:
         link_course(name, course.folder)
@@ -105,15 +112,16 @@ def link_course(instructor: str, folder: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) < 1:
-        print("usage: python -m classroom.grading.hubsetup STATE/grading [INSTRUCTOR ...]", file=sys.stderr)
+    if len(argv) != 2:
+        print("usage: python -m classroom.grading.hubsetup STATE/grading STATE/students.txt", file=sys.stderr)
         return 2
     if os.geteuid() != 0 or shutil.which("gpasswd") is None:
         print("error: the course is set up as root, on a machine with gpasswd", file=sys.stderr)
         return 1
     try:
-        set_up(Path(argv[0]), sys.executable, argv[1:])
-    except (SetupError, OSError) as error:
+        class_list = roster.read(Path(argv[1]))
+        set_up(Path(argv[0]), sys.executable, list(class_list.instructors), list(class_list.students))
+    except (SetupError, OSError, roster.RosterError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     return 0

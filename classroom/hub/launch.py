@@ -106,16 +106,16 @@ def prepare(settings: HubSettings, say=print) -> roster.Roster:
         if changed:
             say(f"Note: {len(changed)} changed file(s) are not committed, so students do not get them yet.")
     mirror.safe_config(settings.bare_repo, settings.git_config)
-    set_up_grading(settings, class_list)
+    set_up_grading(settings)
     return class_list
 
 
-def set_up_grading(settings: HubSettings, class_list: roster.Roster) -> None:
+def set_up_grading(settings: HubSettings) -> None:
     """nbgrader's course, exchange and per-role configuration in STATE/grading, with the hub's Python
     (classroom/grading/hubsetup.py); kept across starts (the gradebook, the submissions)."""
     python = install.venv_python(Path(settings.home))
     done = subprocess.run(
-        [str(python), "-m", "classroom.grading.hubsetup", str(settings.grading), *class_list.instructors],
+        [str(python), "-m", "classroom.grading.hubsetup", str(settings.grading), str(settings.roster_path)],
         cwd=REPOSITORY,
         capture_output=True,
         text=True,
