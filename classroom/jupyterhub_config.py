@@ -12,6 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository: `import classroom`
 
+from classroom.grading import hubconfig  # noqa: E402
 from classroom.hub import accounts, roster  # noqa: E402
 from classroom.hub.link import pull_query  # noqa: E402
 from classroom.hub.settings import THREAD_VARIABLES, TOKEN_VARIABLE, HubSettings  # noqa: E402
@@ -106,6 +107,17 @@ c.Spawner.args = [
     # that finds its port taken dies as it starts, and after five restarts on the same ports is dead.
     "--KernelManager.transport=ipc",
 ]
+# nbgrader (classroom/grading/hubconfig.py): students get the assignment list (fetch, submit, fetch
+# feedback) and validate; the instructors also the formgrader, the course list and "create
+# assignment". Their Jupyter configuration folder comes first on the path; disable_user_config keeps
+# a student's own ~/.jupyter out of it. The course folder's permissions do the protecting
+# (hubsetup.py): a formgrader a student turned on would find nothing it could read.
+instructors = frozenset(class_list.instructors)
+jupyter_config = settings.grading / "jupyter"
+c.Spawner.environment["JUPYTER_CONFIG_PATH"] = lambda spawner: hubconfig.config_path(
+    jupyter_config, spawner.user.name in instructors
+)
+
 # At the start of class many servers start at once; on a small machine each takes seconds of CPU.
 c.Spawner.http_timeout = settings.spawn_timeout
 c.Spawner.start_timeout = settings.spawn_timeout

@@ -61,10 +61,18 @@ c.Exchange.path_includes_course = False
 
 
 def make_exchange(exchange: Path) -> None:
-    """The exchange's root; nbgrader's release makes ``<course>/outbound`` and ``inbound`` (mode 2733:
-    students write, nobody lists) and its release_feedback ``feedback`` under it."""
+    """The exchange's root, and the course's folder in it, made now, by root: nbgrader's release makes
+    ``outbound`` and ``inbound`` (mode 2733: students write, nobody lists) and its release_feedback
+    ``feedback`` in that folder. The root is writable by all, as nbgrader requires, but sticky (1777),
+    and the course's folder exists from the start: no student can rename it, or make their own
+    before the first release and collect the class's submissions in it."""
     exchange.mkdir(parents=True, exist_ok=True)
-    os.chmod(exchange, 0o777)  # nbgrader's own requirement for the root (release_assignment sets it too)
+    os.chmod(exchange, 0o1777)
+    ours = exchange / COURSE_ID
+    if ours.is_symlink() or (ours.exists() and ours.stat().st_uid != os.geteuid()):
+        raise PermissionError(f"{ours} was not made by this course: remove it and set the course up again")
+    ours.mkdir(exist_ok=True)
+    os.chmod(ours, 0o755)
 
 
 def make_course(course: Path) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -21,8 +22,24 @@ class CycleError(RuntimeError):
 class Course:
     """A course folder, its exchange, the grading code and the Python whose nbgrader runs."""
 
-    def __init__(self, state: Path, python: str, *, judge_python: str = "", judge_user: str = ""):
+    def __init__(
+        self,
+        state: Path,
+        python: str,
+        *,
+        judge_python: str = "",
+        judge_user: str = "",
+        group: str = "",
+        students: tuple[str, ...] | None = None,
+    ):
         self.state = Path(state)
+        # The class list: a submission from anyone else (the inbound is writable by every account on the
+        # machine) is set aside, not graded. None: every submission is graded.
+        self.students = None if students is None else frozenset(students)
+        # The hub's course belongs to its graders' group (hubsetup.py): what the commands write there the
+        # group may change too (umask 002); the course folder (2770) keeps everyone else out, while a
+        # released feedback file stays readable by the one student who knows its name.
+        self.group = group
         self.folder = self.state / "course"
         self.exchange = self.state / "exchange"
         self.code = self.state / "grading-code"
@@ -44,7 +61,15 @@ class Course:
     def nbgrader(self, *args: str, timeout: float = 900) -> str:
         env = {**os.environ, "PATH": f"{Path(self.python).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
         command = [self.python, "-m", "nbgrader", *args]
-        done = subprocess.run(command, cwd=self.folder, env=env, capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run(
+            command,
+            cwd=self.folder,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            umask=0o002 if self.group else -1,
+        )
         if done.returncode != 0:
             last = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
             raise CycleError(f"`nbgrader {' '.join(args)}` failed: {last}")
@@ -71,8 +96,8 @@ class Course:
     def autograde(self, step: str) -> dict[str, str]:
         """Autograde every collected submission; a notebook that cannot be read is kept beside it
         (``.unreadable``), replaced by the released notebook with its sentence in the answer cell (so
-        it earns 0 and its feedback says why) and the others are graded as usual. Returns
-        student → sentence for those."""
+        it earns 0 and its feedback says why) and the others are graded as usual; a submission from
+        a name not on the class list is set aside, ungraded. Returns student → sentence for those."""
         problems = self.screen(step)
         self.nbgrader("autograde", assignment.name_of(step), "--force")
         return problems
@@ -80,7 +105,7 @@ class Course:
     def screen(self, step: str) -> dict[str, str]:
         name = assignment.name_of(step)
         released = self.folder / "release" / name / f"{name}.ipynb"
-        problems = {}
+        problems = self.set_aside_strangers(name)
         for path in sorted((self.folder / "submitted").glob(f"*/{name}/{name}.ipynb")):
             try:
                 notebook.answer(notebook.read(path), plan.answer_id(step))
@@ -93,6 +118,26 @@ class Course:
                     if notebook.grade_id(cell) == plan.answer_id(step):
                         cell["source"] = notebook.UNREADABLE + str(error)
                 path.write_text(json.dumps(stand_in), encoding="utf-8")
+        return problems
+
+    def set_aside_strangers(self, name: str) -> dict[str, str]:
+        """Move the submissions of names not on the class list to ``refused/``: nbgrader grades every
+        folder in ``submitted/``, and anyone with an account on the machine can submit."""
+        if self.students is None:
+            return {}
+        problems = {}
+        for folder in sorted((self.folder / "submitted").glob(f"*/{name}")):
+            student = folder.parent.name
+            if student in self.students:
+                continue
+            target = self.folder / "refused" / student / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.exists():
+                shutil.rmtree(target)
+            folder.rename(target)
+            problems[student] = (
+                f"{student} is not on the class list: their {name} was kept in {target.parent.parent} and not graded."
+            )
         return problems
 
     def feedback(self, step: str) -> None:

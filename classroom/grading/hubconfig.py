@@ -6,7 +6,9 @@ nbgrader's package enables all its parts for everyone (its own files in the envi
 - ``students/``: the assignment list (fetch, submit, fetch feedback) and validate; the formgrader,
   the course list and "create assignment" off, as server extensions and in JupyterLab;
   nbgrader's exchange and course id.
-- ``instructors/`` (then ``students/``): those three back on, and the course folder.
+- ``instructors/`` (then ``students/``): those three back on, and the course folder, as
+  ``~/layernorm-course`` (a link hubsetup.py makes in each instructor's home): the formgrader works
+  only on a course folder inside the server's root folder, the home.
 
 Students cannot turn them back on: the hub sets ``disable_user_config``, so ``~/.jupyter`` is not
 read. And what protects the gradebook and the sources is not the menu but Unix permissions (the
@@ -20,6 +22,7 @@ from pathlib import Path
 
 from classroom.grading.course import COURSE_ID
 
+COURSE_LINK = "layernorm-course"  # in each instructor's home, to the course folder
 STAFF_SERVER = ("nbgrader.server_extensions.formgrader", "nbgrader.server_extensions.course_list")
 STAFF_LAB = ("nbgrader:formgrader", "nbgrader:course-list", "nbgrader:create-assignment")
 EVERYONE_SERVER = ("nbgrader.server_extensions.assignment_list", "nbgrader.server_extensions.validate_assignment")
@@ -44,7 +47,10 @@ def write(folder: Path, exchange: Path, course: Path) -> tuple[Path, Path]:
             f"c.Exchange.root = {str(exchange)!r}",
         ]
         if staff:
-            lines.append(f"c.CourseDirectory.root = {str(course)!r}")
+            lines[0:0] = ["import os", ""]
+            lines.append(
+                f"c.CourseDirectory.root = os.path.join(os.path.expanduser('~'), {COURSE_LINK!r})  # -> {course}"
+            )
         (target / "nbgrader_config.py").write_text("\n".join(lines) + "\n", encoding="utf-8")
         (target / "nbgrader_config.py").chmod(0o644)
         for part in (folder, target, target / "labconfig"):

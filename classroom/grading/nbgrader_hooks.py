@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import nbformat
 from nbconvert.preprocessors import Preprocessor
 from nbformat.v4 import new_output
 from traitlets import Bool, Unicode
@@ -40,6 +41,7 @@ class GradeCells(Preprocessor):
         step = _step_of(nb)
         if step is None:
             return nb, resources
+        _restore_deleted_tests(nb, Path(self.course_root), resources, step)
         cells = notebook.by_id(nb)
         limits = {"forbidden": (os.path.realpath(self.course_root),)}  # the sources, the gradebook
         if self.user and os.geteuid() == 0:
@@ -62,9 +64,24 @@ class GradeCells(Preprocessor):
             cell.outputs = [_output(outcome)]
         edited = _edited_tests(Path(self.course_root), resources, step)
         answer = cells[plan.answer_id(step)]
-        notes = result.ignored + ([edited] if edited else [])
+        late = _late(resources)
+        notes = result.ignored + [sentence for sentence in (edited, late) if sentence]
         answer.outputs = [new_output("stream", name="stdout", text=f"Note: {s}\n") for s in notes]
         return nb, resources
+
+
+def _restore_deleted_tests(nb, root: Path, resources: dict, step: str) -> None:
+    """Put back, at the end, the test cells the student deleted, as released: nbgrader grades only the
+    cells a notebook has, so a deleted test would cost its points whatever the function earns."""
+    info = resources.get("nbgrader", {})
+    try:
+        released = notebook.read(root / "release" / info["assignment"] / f"{info['notebook']}.ipynb")
+    except (KeyError, notebook.BadSubmission):
+        return
+    present, ours = notebook.by_id(nb), notebook.by_id(released)
+    for test in plan.tests_for(step):
+        if test.grade_id not in present and test.grade_id in ours:
+            nb.cells.append(nbformat.from_dict(ours[test.grade_id]))
 
 
 def _edited_tests(root: Path, resources: dict, step: str) -> str | None:
@@ -78,6 +95,29 @@ def _edited_tests(root: Path, resources: dict, step: str) -> str | None:
     except (KeyError, notebook.BadSubmission):
         return None
     return notebook.changed_tests(submitted, released, [t.grade_id for t in plan.tests_for(step)])
+
+
+def _late(resources: dict) -> str | None:
+    """One sentence when the submission arrived after the assignment's due date (nbgrader's gradebook:
+    ``nbgrader db assignment add NAME --duedate=...``); the grade is the same, and nbgrader's late
+    rule (``LateSubmissionPlugin``, none by default) decides what it costs."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    info = resources.get("nbgrader", {})
+    try:
+        with Gradebook(info["db_url"]) as gradebook:
+            submission = gradebook.find_submission(info["assignment"], info["student"])
+            late, due = submission.total_seconds_late, submission.duedate
+    except (KeyError, MissingEntry):
+        return None
+    if not late or late <= 0 or due is None:
+        return None
+    minutes = late / 60
+    span = f"{minutes:.0f} minutes" if minutes < 120 else f"{minutes / 60:.1f} hours"
+    return (
+        f"This submission arrived {span} after the deadline ({due:%Y-%m-%d %H:%M} UTC): it was graded all the "
+        "same, and the course's late rule decides what that costs."
+    )
 
 
 def _output(outcome: grade.Outcome):

@@ -108,7 +108,24 @@ def prepare(settings: HubSettings, say=print) -> roster.Roster:
         if changed:
             say(f"Note: {len(changed)} changed file(s) are not committed, so students do not get them yet.")
     mirror.safe_config(settings.bare_repo, settings.git_config)
+    set_up_grading(settings)
     return class_list
+
+
+def set_up_grading(settings: HubSettings) -> None:
+    """nbgrader's course, exchange and per-role configuration in STATE/grading, with the hub's Python
+    (classroom/grading/hubsetup.py); kept across starts (the gradebook, the submissions)."""
+    python = install.venv_python(Path(settings.home))
+    done = subprocess.run(
+        [str(python), "-m", "classroom.grading.hubsetup", str(settings.grading), str(settings.roster_path)],
+        cwd=REPOSITORY,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
+    if done.returncode != 0:
+        said = (done.stderr or done.stdout).strip().splitlines()
+        raise HubError(f"the graded course could not be set up in {settings.grading}: {said[-1] if said else '?'}")
 
 
 @dataclass

@@ -5,6 +5,8 @@ The state folder (default /srv/layernorm-hub) holds::
     students.txt      the class list the lecturer edits (see roster.py)
     series.git        the series as the students' nbgitpuller reads it (see mirror.py)
     gitconfig         the students' system git config that allows reading series.git
+    grading/          nbgrader's course (root and the instructors only), its exchange and the
+                      students' and instructors' Jupyter configuration (classroom/grading/hubsetup.py)
     private/          mode 700, root only: the hub's database, cookie secret, the students'
                       password hashes, settings.json, and the hub's log when it runs in the background
 
@@ -51,6 +53,11 @@ class HubSettings:
     @property
     def private(self) -> Path:
         return Path(self.state) / "private"
+
+    @property
+    def grading(self) -> Path:
+        """nbgrader's course, exchange and the servers' configuration (classroom/grading/hubsetup.py)."""
+        return Path(self.state) / "grading"
 
     @property
     def bare_repo(self) -> Path:

@@ -12,11 +12,11 @@ import os
 import subprocess
 
 import pytest
-from test_grading_nbgrader import PYTHON, needs_nbgrader
+from grading_support import python_fixture  # noqa: F401 — the fixture `python`
 
 from classroom.grading import hubconfig
 
-pytestmark = [pytest.mark.slow, needs_nbgrader]
+pytestmark = pytest.mark.slow
 
 PROBE = """
 import json, logging, os
@@ -37,17 +37,22 @@ print(json.dumps({"server": {k: v for k, v in app.jpserver_extensions.items() if
 """
 
 
-def _seen(tmp_path, config_path: str) -> dict:
-    env = {**os.environ, "JUPYTER_CONFIG_PATH": config_path, "JUPYTER_RUNTIME_DIR": str(tmp_path / "run")}
-    done = subprocess.run([PYTHON, "-c", PROBE], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+def _seen(python: str, tmp_path, config_path: str) -> dict:
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_PATH": config_path,
+        "JUPYTER_RUNTIME_DIR": str(tmp_path / "run"),
+        "HOME": str(tmp_path / "home"),
+    }
+    done = subprocess.run([python, "-c", PROBE], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-800:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_students_get_the_assignment_list_and_instructors_the_formgrader(tmp_path):
+def test_students_get_the_assignment_list_and_instructors_the_formgrader(tmp_path, python):
     exchange, course = tmp_path / "exchange", tmp_path / "course"
     hubconfig.write(tmp_path / "jupyter", exchange, course)
-    student = _seen(tmp_path, hubconfig.config_path(tmp_path / "jupyter", instructor=False))
+    student = _seen(python, tmp_path, hubconfig.config_path(tmp_path / "jupyter", instructor=False))
     assert student["server"] == {
         "nbgrader.server_extensions.formgrader": False,
         "nbgrader.server_extensions.course_list": False,
@@ -56,7 +61,7 @@ def test_students_get_the_assignment_list_and_instructors_the_formgrader(tmp_pat
     }
     assert student["lab_disabled"] == sorted(hubconfig.STAFF_LAB)
     assert student["exchange"] == str(exchange) and student["course_root"] == ""
-    instructor = _seen(tmp_path, hubconfig.config_path(tmp_path / "jupyter", instructor=True))
+    instructor = _seen(python, tmp_path, hubconfig.config_path(tmp_path / "jupyter", instructor=True))
     assert set(instructor["server"].values()) == {True} and len(instructor["server"]) == 4
     assert instructor["lab_disabled"] == []
-    assert instructor["course_root"] == str(course)
+    assert instructor["course_root"] == str(tmp_path / "home" / hubconfig.COURSE_LINK)  # the link to the course

@@ -1,7 +1,8 @@
 """The real nbgrader 0.9.6 cycle with this grader, as one user (no root): generate the assignment from
 the series, autograde submitted notebooks with GradeCells in place of nbgrader's Execute, generate
-feedback, export. Needs an environment with nbgrader (the hub's, after `run.py hub`, or
-LAYERNORM_NBGRADER_PYTHON); skipped, with the reason, where there is none.
+feedback, export. Needs an environment with nbgrader: the hub's, which `run.py hub` installs (as root
+these tests install it too), or LAYERNORM_NBGRADER_PYTHON; where there is none, skipped with the
+reason, and failed under REQUIRE_HUB=1 (tests/classroom/grading_support.py).
 
 Grades are computed here from what each simulated student wrote, never read from the grader.
 """
@@ -9,35 +10,18 @@ Grades are computed here from what each simulated student wrote, never read from
 from __future__ import annotations
 
 import csv
-import html
 import json
 import os
-import re
 import sqlite3
 import subprocess
 from pathlib import Path
 
 import pytest
+from grading_support import python_fixture, text_of  # noqa: F401 — the fixture `python`
 
 from classroom.grading import assignment, cycle, plan
 
 pytestmark = pytest.mark.slow
-HUB_PYTHON = "/opt/layernorm-hub/venv/bin/python"
-
-
-def _nbgrader_python() -> str | None:
-    for python in (os.environ.get("LAYERNORM_NBGRADER_PYTHON"), HUB_PYTHON):
-        if python and Path(python).exists():
-            found = subprocess.run([python, "-c", "import nbgrader, numpy"], capture_output=True)
-            if found.returncode == 0:
-                return python
-    return None
-
-
-PYTHON = _nbgrader_python()
-needs_nbgrader = pytest.mark.skipif(
-    PYTHON is None, reason="no Python with nbgrader: set LAYERNORM_NBGRADER_PYTHON (run.py hub does not install it yet)"
-)
 
 STEP = "std"
 NAME = assignment.name_of(STEP)
@@ -70,13 +54,18 @@ STUDENTS = {
         None,
         FULL - 2 - HIDDEN.points,
     ),
+    "lee": (RIGHT, "late", FULL),  # 45 minutes after the due date: a note, the same grade (no late rule set)
+    "mo": (RIGHT, "deleted test", FULL),  # a test cell deleted: graded with the released one, a note
 }
+STRANGER = "zed"  # submits, but is not on the class list
+DUE = "2026-12-02 10:00:00 UTC"
 
 
 def _submit(course: Path, released: dict, student: str, code, trick) -> None:
     folder = course / "submitted" / student / NAME
     folder.mkdir(parents=True)
-    (folder / "timestamp.txt").write_text("2026-12-02 10:00:00.000000 UTC")
+    stamp = "2026-12-02 10:45:00.000000 UTC" if trick == "late" else "2026-12-02 10:00:00.000000 UTC"
+    (folder / "timestamp.txt").write_text(stamp)
     if trick == "corrupt":
         (folder / f"{NAME}.ipynb").write_text('{"cells": [')
         return
@@ -93,18 +82,17 @@ def _submit(course: Path, released: dict, student: str, code, trick) -> None:
         nb["cells"] = [
             c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") != plan.answer_id(STEP)
         ]
+    if trick == "deleted test":
+        nb["cells"] = [
+            c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") != f"test_{STEP}_n-1"
+        ]
     if trick == "empty":
         cells[plan.answer_id(STEP)]["source"] = ""
     (folder / f"{NAME}.ipynb").write_text(json.dumps(nb))
 
 
-def _text(page: str) -> str:
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
-
-
-@needs_nbgrader
-def test_a_graded_assignment_from_release_to_export(tmp_path):
-    course = cycle.Course(tmp_path, PYTHON, judge_python=PYTHON)
+def test_a_graded_assignment_from_release_to_export(tmp_path, python):
+    course = cycle.Course(tmp_path, python, judge_python=python, students=tuple(STUDENTS))
     course.set_up([STEP])
     released_path = course.generate(STEP)
     released = json.loads(released_path.read_text())
@@ -113,10 +101,16 @@ def test_a_graded_assignment_from_release_to_export(tmp_path):
     assert solution not in released_text and "BEGIN HIDDEN" not in released_text and ".passed" not in released_text
     for student, (code, trick, _) in STUDENTS.items():
         _submit(course.folder, released, student, code, trick)
+    _submit(course.folder, released, STRANGER, RIGHT, None)
+    course.nbgrader("db", "assignment", "add", NAME, f"--duedate={DUE}")
     problems = course.autograde(STEP)
-    assert set(problems) == {"ida", "jo"}
+    assert set(problems) == {"ida", "jo", STRANGER}
+    assert problems[STRANGER] == (
+        f"{STRANGER} is not on the class list: their {NAME} was kept in {course.folder / 'refused'} and not graded."
+    )
+    assert (course.folder / "refused" / STRANGER / NAME / f"{NAME}.ipynb").exists()
     course.nbgrader("generate_feedback", NAME, "--force")
-    feedback = {s: _text((course.folder / "feedback" / s / NAME / f"{NAME}.html").read_text()) for s in STUDENTS}
+    feedback = {s: text_of((course.folder / "feedback" / s / NAME / f"{NAME}.html").read_text()) for s in STUDENTS}
     assert f"{NAME}.ipynb is not a readable notebook (its JSON breaks at line 1)" in feedback["ida"]
     assert "Your notebook has no answer cell answer_std" in feedback["jo"]
     assert "The answer cell is empty: nothing was submitted." in feedback["kim"]
@@ -137,16 +131,24 @@ def test_a_graded_assignment_from_release_to_export(tmp_path):
         assert solution not in page and "BEGIN HIDDEN" not in page and ".passed" not in page, student
         autograded = (course.folder / "autograded" / student / NAME / f"{NAME}.ipynb").read_text()
         assert "BEGIN HIDDEN" not in autograded and ".passed" not in autograded
-    bo = _text((course.folder / "feedback" / "bo" / NAME / f"{NAME}.html").read_text())
+    bo = text_of((course.folder / "feedback" / "bo" / NAME / f"{NAME}.html").read_text())
     assert bo.count("Looks like a known mistake: dividing by n − 1 and ε forgotten.") == 3  # two tests, hidden
-    assert "Note: Your code replaced part of the checker" in _text(
+    assert "Note: Your code replaced part of the checker" in text_of(
         (course.folder / "feedback" / "cy" / NAME / f"{NAME}.html").read_text()
     )
-    ed = _text((course.folder / "feedback" / "ed" / NAME / f"{NAME}.html").read_text())
+    ed = text_of((course.folder / "feedback" / "ed" / NAME / f"{NAME}.html").read_text())
     assert f"Note: Your notebook edited test cells test_{STEP}_n-1, {HIDDEN.grade_id} (its code or points)" in ed
-    hal = _text((course.folder / "feedback" / "hal" / NAME / f"{NAME}.html").read_text())
+    hal = text_of((course.folder / "feedback" / "hal" / NAME / f"{NAME}.html").read_text())
     assert "Note: Your code tried to do what grading does not allow (read the solutions or the course's files)" in hal
-    gus = _text((course.folder / "feedback" / "gus" / NAME / f"{NAME}.html").read_text())
+    lee = text_of((course.folder / "feedback" / "lee" / NAME / f"{NAME}.html").read_text())
+    assert (
+        "Note: This submission arrived 45 minutes after the deadline (2026-12-02 10:00 UTC): it was graded all the "
+        "same, and the course's late rule decides what that costs."
+    ) in lee
+    assert "after the deadline" not in feedback["ana"]
+    mo = text_of((course.folder / "feedback" / "mo" / NAME / f"{NAME}.html").read_text())
+    assert f"Note: Your notebook deleted test cell test_{STEP}_n-1: the grade uses the tests as released" in mo
+    gus = text_of((course.folder / "feedback" / "gus" / NAME / f"{NAME}.html").read_text())
     assert "Note: Your code tried to do what grading does not allow (wrote a file)" in gus
     assert "Note: Your notebook moved cells" in gus
 
@@ -158,11 +160,10 @@ def test_a_graded_assignment_from_release_to_export(tmp_path):
     assert {row[0]: int(row[column]) for row in rows[1:]} == {s: e for s, (_, _, e) in STUDENTS.items()}
 
 
-@needs_nbgrader
-def test_release_fetch_submit_collect_and_fetch_feedback_through_the_exchange(tmp_path):
+def test_release_fetch_submit_collect_and_fetch_feedback_through_the_exchange(tmp_path, python):
     """The exchange as one user (the hub's test does it with students as Unix users): a right answer
     submitted, collected, autograded, its feedback released and fetched."""
-    course = cycle.Course(tmp_path, PYTHON, judge_python=PYTHON)
+    course = cycle.Course(tmp_path, python, judge_python=python)
     course.set_up(["mean"])
     course.generate("mean")
     course.release("mean")
@@ -173,10 +174,10 @@ def test_release_fetch_submit_collect_and_fetch_feedback_through_the_exchange(tm
     (home / "nbgrader_config.py").write_text(
         f"c = get_config()\nc.CourseDirectory.course_id = 'layernorm'\nc.Exchange.root = {str(course.exchange)!r}\n"
     )
-    env = {**os.environ, "PATH": f"{Path(PYTHON).parent}{os.pathsep}{os.environ['PATH']}"}
+    env = {**os.environ, "PATH": f"{Path(python).parent}{os.pathsep}{os.environ['PATH']}"}
 
     def student(*args):
-        done = subprocess.run([PYTHON, "-m", "nbgrader", *args], cwd=home, env=env, capture_output=True, text=True)
+        done = subprocess.run([python, "-m", "nbgrader", *args], cwd=home, env=env, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr[-800:]
 
     student("fetch_assignment", "02_mean")
@@ -193,7 +194,7 @@ def test_release_fetch_submit_collect_and_fetch_feedback_through_the_exchange(tm
     course.feedback("mean")
     student("fetch_feedback", "02_mean")
     [page] = list((home / "02_mean" / "feedback").glob("*/02_mean.html"))
-    text = _text(page.read_text())
+    text = text_of(page.read_text())
     assert "Right on every unseen case." in text and "BEGIN HIDDEN" not in text
     table = course.export(tmp_path / "grades.csv")
     rows = {row["student"]: row for row in csv.DictReader(table.open())}

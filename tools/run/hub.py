@@ -78,6 +78,7 @@ def cmd_hub(extra: list[str]) -> int:
         f"{len(class_list.instructors)} instructors; stop it with Ctrl-C)."
     )
     say(f"Hand out this link: {link.hub_link(address, settings.series_repo)}")
+    say(f"Graded assignments: the course is in {settings.grading / 'course'} (classroom/README.md, Grading).")
     if not os.environ.get(TOKEN_VARIABLE):
         say(f"(For scripts: set {TOKEN_VARIABLE} before starting to register an admin API token.)")
     if not args.no_browser:
