@@ -42,7 +42,8 @@ from classroom.sim.client import Student
 
 from hub_support import PASSWORD, class_hub, run_async
 
-pytestmark = pytest.mark.hub
+# its own hub, sharing nothing: run in the browser half, which is the shorter one without it
+pytestmark = [pytest.mark.hub, pytest.mark.browser_half]
 
 STEP = "variance"
 NAME = assignment.name_of(STEP)

@@ -65,8 +65,9 @@ FAST_MARKERS = "not browser and not hub and not slow"
 # notebook), whose output follows. Each half keeps its own order and fixtures, and no two browser servers
 # that share the session overlap. LAYERNORM_TEST_WORKERS=1 runs everything in one process, one step after
 # another. Browser tests marked `beside` start their own server and browser and share nothing with the
-# others, so they run in the other half (test_lecture_fit's walk): both halves take about as long.
-SERVER_MARKERS = "browser and not beside"
+# others, so they run in the other half (test_lecture_fit's walk); and the other way, a test marked
+# `browser_half` (the graded class on its own hub) runs in the browser half: both halves take about as long.
+SERVER_MARKERS = "(browser and not beside) or browser_half"
 REST_MARKERS = f"not ({SERVER_MARKERS})"  # the other half: exactly what the first does not run
 
 
