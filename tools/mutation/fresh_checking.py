@@ -1,7 +1,7 @@
 """Fresh mutations (issue 24: bugs nobody planted before) in the checking area, each closed by a behaviour test.
 
 Same fields as tools/mutation/curated.py's ``Mutation``; ``AREAS`` adds the test files that catch them.
-The behaviour tests are in tests/checking/test_checking_behaviour.py: the CSV files people save, a mistake
+The behaviour tests are in tests/checking/test_tolerance_edges.py: the CSV files people save, a mistake
 named within its tolerance and not outside it, single mistakes before two at once, the float64
 tolerance as a near miss of 1 + 3e-6, a forgotten ε's own words, NaN in part of a result, and the
 command line's γ and β.
@@ -14,7 +14,7 @@ from __future__ import annotations
 # import lecturer.solutions and classroom.service), so every mutation would be "caught" by them.
 AREAS: dict[str, list[str]] = {
     "checking-behaviour": [
-        "tests/checking/test_checking_behaviour.py",
+        "tests/checking/test_tolerance_edges.py",
         "tests/core/test_data.py",
         "tests/core/test_cli.py",
         "tests/checking/test_answer_check.py",
