@@ -196,6 +196,14 @@ def test_by_hand_x_is_listed_as_given_and_gamma_and_beta_at_the_records_places()
     assert filled_formula(record, "beta").endswith(" = (0.25, -1.00, 3.00)")
 
 
+def test_a_tiny_gamma_or_beta_is_listed_with_places_enough_not_to_read_zero():
+    """steps.shown_places: "a tiny stage gets enough places not to read 0.0000" (γ and β as well as x)."""
+    record = layer_norm_steps([1.0, 2.0, 3.0], gamma=[1e-5, 2e-5, 3e-5], beta=[4e-6, 5e-6, 6e-6])
+    for stage, values in (("gamma", [1e-5, 2e-5, 3e-5]), ("beta", [4e-6, 5e-6, 6e-6]), ("input", [1.0, 2.0, 3.0])):
+        cells = filled_formula(record, stage).split(" = ")[1].strip("()").split(", ")
+        assert all(float(cell) != 0 and _close(v, cell) for v, cell in zip(values, cells)), (stage, cells)
+
+
 def test_negative_and_scientific_operands_are_bracketed_where_an_operator_follows():
     record = layer_norm_steps([1.3e150, -2e150, 5e149])
     left, _, _ = split(record, "squared_differences")
