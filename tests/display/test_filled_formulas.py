@@ -68,6 +68,9 @@ def _rows():
         ([1.3e150, -2e150, 5e149], 1e-5),  # squares in scientific notation
         ([-3.25, 7.5], 0.1),
         (list(np.arange(12.0) * 1.37), 1e-5),  # elided: "…"
+        ([0.00042974, -0.00043099], 1e-3),  # the mean needs 4 more places than x shows
+        ([0.0231006, -0.0147051, -0.0214127], 1e-5),  # x̂ needs 5 more places
+        ([0.000818, 4.2e-05, -0.000193], 1e-3),  # the squares need 5 more places
     ]
     for _ in range(14):
         n = int(rng.integers(2, 7))
@@ -103,8 +106,10 @@ RECORDS = dict(_records())
 @pytest.mark.parametrize("name", RECORDS)
 def test_every_equals_sign_is_true_for_the_shown_numbers_and_every_approx_sign_needed(name):
     record = RECORDS[name]
-    for stage in EQUATIONS:
+    for stage in [*EQUATIONS, "output"]:
         left, relation, shown = split(record, stage)
+        if left == "1 · x̂ + 0":
+            continue
         if "…" in left and len(shown) == 1:  # a sum over a long row: its middle operands are elided
             assert relation == "=" and left.endswith(f") / {record.n}"), (stage, left)
             continue
@@ -159,6 +164,33 @@ def test_the_operands_are_the_stages_they_name(name):
             assert _close(record.std, std.strip("()")), term
 
 
+@pytest.mark.parametrize("name", RECORDS)
+def test_the_operands_of_one_equation_are_shown_to_the_same_places(name):
+    """The rule: the operands get more places together until the shown result agrees."""
+    record = RECORDS[name]
+    for stage in ["differences", "normalised", "output"]:
+        left, _, _ = split(record, stage)
+        if left == "1 · x̂ + 0":
+            continue
+        digits = {len(c.partition("e")[0].partition(".")[2]) for c in re.findall(NUMBER, left)}  # after the point
+        assert len(digits) == 1, (name, stage, left)
+
+
+@pytest.mark.parametrize(
+    ("row", "eps", "stage", "extra"),
+    [
+        ([0.0231006, -0.0147051, -0.0214127], 1e-5, "normalised", 5),
+        ([0.000818, 4.2e-05, -0.000193], 1e-3, "squared_differences", 5),
+    ],
+)
+def test_operands_get_up_to_six_more_places_before_the_equation_settles_for_approx(row, eps, stage, extra):
+    record = layer_norm_steps(row, eps=eps)
+    left, relation, _ = split(record, stage)
+    operand = {"normalised": "differences", "squared_differences": "differences"}[stage]
+    start = len(split(record, operand)[2][0].split(".")[1])
+    assert relation == "=" and max(places_of(c) for c in re.findall(NUMBER, left)) == start + extra, left
+
+
 def test_the_output_with_gamma_and_beta_shows_each_features_g_x_hat_b():
     record = layer_norm_steps([1.133, -0.299, 0.503], gamma=[2.0, 0.5, -1.5], beta=[0.25, -1.0, 3.0])
     left, relation, shown = split(record, "output")
@@ -208,6 +240,8 @@ def test_negative_and_scientific_operands_are_bracketed_where_an_operator_follow
     record = layer_norm_steps([1.3e150, -2e150, 5e149])
     left, _, _ = split(record, "squared_differences")
     assert left == "((1.3667e+150)², (-1.9333e+150)², (5.6667e+149)²)"
+    left, _, _ = split(layer_norm_steps([1.133, -0.299, 0.503]), "squared_differences")
+    assert left == "(0.68733², (-0.74467)², 0.05733²)"
     left, _, _ = split(layer_norm_steps([1.133, -0.299, 0.503]), "mean")
     assert left == "(1.1330 + (-0.2990) + 0.5030) / 3"
     left, _, _ = split(layer_norm_steps([1.133, -0.299, 0.503]), "differences")
@@ -227,6 +261,24 @@ def test_a_hand_rounded_stage_that_moved_shows_its_exact_values_and_one_that_did
     assert lines["mean"].drift == ""
     exact = layer_norm_steps([1.133, -0.299, 0.503])
     assert all(line.drift == "" for line in filled_formulas_table(exact, EQUATIONS).lines)
+
+
+def test_a_moved_stage_of_two_values_shows_both_exact_values():
+    record = layer_norm_steps([0.333, 0.667], decimals=2)
+    lines = {line.label: line for line in filled_formulas_table(record, ["differences", "mean"]).lines}
+    assert lines["differences"].drift == "≠ exact (-0.1670, 0.1670)"
+
+
+def test_an_unknown_focus_is_refused_naming_the_focus():
+    with pytest.raises(ValueError, match=r"^focus names stages that do not exist: 'menu'"):
+        filled_formulas_table(layer_norm_steps([1.0, 2.0]), ["mean"], focus=["menu"])
+
+
+def test_the_html_without_a_title_has_none():
+    from helpers.display.formulas_model import render_formulas_html
+
+    record = layer_norm_steps([1.133, -0.299, 0.503])
+    assert filled_formulas_html(record, ["mean"]) == render_formulas_html(filled_formulas_table(record, ["mean"]))
 
 
 def test_the_legend_explains_approx_and_drift_only_when_they_are_shown():
