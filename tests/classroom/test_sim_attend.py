@@ -66,7 +66,7 @@ class Student:
 
     async def notebook(self, name):
         self._step(f"notebook {name}")
-        return NB02 if name == "02_mean.ipynb" else NB08
+        return {"02_mean.ipynb": NB02, "08_pytorch.ipynb": NB08}[name]
 
     async def open_kernel(self, name):
         self._step(f"open_kernel {name}")
@@ -99,12 +99,16 @@ def hub(monkeypatch):
         lesson, "Student", lambda hub, name, password: Student(hub, name, password, **options.get(name, {}))
     )
     monkeypatch.setattr(lesson, "usage", usage)
+    ticks = iter(range(1000))
+    monkeypatch.setattr(lesson, "time", SimpleNamespace(monotonic=lambda: float(next(ticks))))  # 1 s per reading
     monkeypatch.setattr(lesson, "pwd", SimpleNamespace(getpwnam=lambda name: SimpleNamespace(pw_uid=1000 + len(name))))
     return SimpleNamespace(options=options, readings=readings)
 
 
 def attend(name="s001", torch=False):
-    return asyncio.run(lesson.attend("http://hub", name, "pw", "/srv/series.git", torch))
+    if torch:
+        return asyncio.run(lesson.attend("http://hub", name, "pw", "/srv/series.git", torch))
+    return asyncio.run(lesson.attend("http://hub", name, "pw", "/srv/series.git"))  # torch is off unless asked
 
 
 def test_a_student_logs_in_starts_pulls_checks_wrong_then_right_and_leaves(hub):
@@ -127,7 +131,9 @@ def test_a_student_logs_in_starts_pulls_checks_wrong_then_right_and_leaves(hub):
     ]
     assert result.ok and result.error == ""
     assert (result.wrong_verdict, result.right_verdict) == ("✗ not yet", "✓ right")
-    assert result.spawn_seconds == 4.5 and result.login_seconds >= 0 and result.check_seconds >= 0
+    assert (student.hub, student.name, student.password) == ("http://hub", "s001", "pw")
+    assert result.spawn_seconds == 4.5  # as the server reported it
+    assert (result.login_seconds, result.pull_seconds, result.check_seconds) == (1.0, 1.0, 1.0)  # one tick each
     assert hub.readings == [1004] * 4  # the student's own uid: after the spawn, around the checks, at the end
     assert result.started == Usage(2, 101.0, 50.0, 1.0)
     assert result.check_cpu_seconds == 3.0 - 2.0  # the reading after the checks minus the one before
@@ -156,7 +162,8 @@ def test_a_torch_student_runs_every_cell_of_08_and_keeps_each_errors_last_300_ch
     )
     assert [entry[2] for entry in log if entry[:2] == ("run", "08_pytorch.ipynb")] == ["import torch\n", "boom()\n"]
     assert result.ok and result.torch_errors == [("x" * 400 + "NameError: boom")[-300:]]
-    assert result.torch == Usage(2, 105.0, 50.0, 5.0)
+    assert result.torch == Usage(2, 105.0, 50.0, 5.0) and hub.readings == [1004] * 5
+    assert ("notebook 08_pytorch.ipynb",) in log
     assert result.reconnects == ["dropped 02_mean.ipynb", "dropped 08_pytorch.ipynb"]
     assert result.kernels == ["kernel-0", "kernel-1"]
 
@@ -194,3 +201,4 @@ def test_the_class_attends_at_once_with_torch_only_for_those_named(hub):
     assert [r.name for r in results] == ["s001", "s002", "s003"]
     assert [r.torch is not None for r in results] == [False, True, False]
     assert all(r.ok for r in results)
+    assert [(s.hub, s.password, s.log[2]) for s in Student.made] == [("http://hub", "pw", ("pull repo",))] * 3

@@ -60,9 +60,10 @@ def test_a_process_that_cannot_be_read_is_skipped(fake_proc, monkeypatch, error)
             raise error(str(text))
         return real(text)
 
+    _proc(fake_proc, 103, rss_kib=1024, pss_kib=1024, ticks=(1, 1, 1, 1))
     monkeypatch.setattr(processes, "Path", path)
-    monkeypatch.setattr(processes, "processes_of", lambda uid: [101, 102])
-    assert processes.usage(7) == Usage(1, 2.0, 1.0, 10 / processes.TICK)
+    monkeypatch.setattr(processes, "processes_of", lambda uid: [101, 102, 103])
+    assert processes.usage(7) == Usage(2, 3.0, 2.0, 14 / processes.TICK)  # 102 is skipped, 103 still counted
 
 
 def test_a_field_missing_from_a_proc_file_counts_as_zero():
@@ -197,6 +198,11 @@ def test_the_log_excerpt_keeps_the_last_lines_naming_the_student_its_kernels_or_
         ]
     )
     assert lesson.log_excerpt(log, result, lines=2) == "[E] Kernel died and will not restart\n[I] s001 server stopped"
+
+
+def test_the_log_excerpt_keeps_the_last_40_lines_unless_told():
+    log = "\n".join(f"[I] s001 step {n}" for n in range(45))
+    assert lesson.log_excerpt(log, Result("s001")).splitlines() == [f"[I] s001 step {n}" for n in range(5, 45)]
 
 
 def test_a_log_that_never_names_the_student_says_so():
