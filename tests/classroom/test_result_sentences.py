@@ -54,6 +54,28 @@ def test_a_wrong_passed_or_mistake_names_its_field(fields, field):
     assert message.startswith(f"The {field} ") and ("true or false" in message or "null" in message), message
 
 
+@pytest.mark.parametrize("field", sorted(results.NAMING_FIELDS))
+def test_a_body_that_names_a_student_is_told_that_the_token_decides(field):
+    assert refusal(body(**{field: "someone-else"})) == (
+        "A result is recorded for the owner of the token that sends it; the body must not name a student."
+    )
+
+
+def test_a_body_of_4096_bytes_is_read_and_one_byte_more_is_refused():
+    compact = body()
+    exact = compact[:-1] + b" " * (results.MAX_BODY - len(compact)) + b"}"  # JSON allows the spaces
+    assert len(exact) == 4096 and results.parse(exact).step == "variance"
+    over = compact[:-1] + b" " * (results.MAX_BODY + 1 - len(compact)) + b"}"
+    assert refusal(over) == "The body is 4097 bytes; a result is at most 4096."
+
+
+def test_a_pass_with_a_mistake_and_a_bad_id_say_what_to_send():
+    assert refusal(body(passed=True)) == 'A passed check has no mistake: send "mistake": null.'
+    assert refusal(body(id="7")) == (
+        'The "id" must be a UUID, made once per check, so that a resend is not counted twice.'
+    )
+
+
 def test_the_store_makes_its_file_and_the_folders_to_it(tmp_path):
     where = tmp_path / "new" / "deeper" / "class.sqlite"
     store = Store(where)
