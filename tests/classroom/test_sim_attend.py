@@ -99,7 +99,7 @@ def hub(monkeypatch):
         lesson, "Student", lambda hub, name, password: Student(hub, name, password, **options.get(name, {}))
     )
     monkeypatch.setattr(lesson, "usage", usage)
-    ticks = iter(range(1000))
+    ticks = iter(range(100, 1000))  # a clock that is not at 0
     monkeypatch.setattr(lesson, "time", SimpleNamespace(monotonic=lambda: float(next(ticks))))  # 1 s per reading
     monkeypatch.setattr(lesson, "pwd", SimpleNamespace(getpwnam=lambda name: SimpleNamespace(pw_uid=1000 + len(name))))
     return SimpleNamespace(options=options, readings=readings)
