@@ -1,6 +1,6 @@
 """mutmut, pinned, over the maths, checking and display modules and classroom/'s hub-free code: a maintainer's command, not part of CI.
 
-    .venv/bin/python tools/mutation/mutmut_run.py                   # every area: core, checking, display
+    .venv/bin/python tools/mutation/mutmut_run.py                   # every area: core, checking, display, classroom, grading
     .venv/bin/python tools/mutation/mutmut_run.py --area core       # one area
     .venv/bin/python tools/mutation/mutmut_run.py --area core --module '*formula.py' --no-nbval --jobs 1
     .venv/bin/python tools/mutation/mutmut_run.py --area core --mutant 'helpers.core.formula.x_layer_norm_forward__mutmut_3'
