@@ -116,7 +116,7 @@ def _filled(record, stage: str) -> tuple[str, str, str]:
     s = _Stage(record)
     n = record.n
     if stage in ("input", "gamma", "beta"):
-        return "", "", _listed(s.cells(stage, s.places(stage) if stage == "input" else s.base))
+        return "", "", _listed(s.cells(stage, s.places(stage)))
     if stage == "eps":
         return "", "", format_eps(record.eps)
     if stage == "mean":

@@ -1,10 +1,10 @@
 """Fresh mutations (issue 24: bugs nobody planted before) in the checking area, each closed by a behaviour test.
 
 Same fields as tools/mutation/curated.py's ``Mutation``; ``AREAS`` adds the test files that catch them.
-The behaviour tests are in tests/checking/test_checking_behaviour.py: the CSV files people save, a mistake
-named within its tolerance and not outside it, single mistakes before two at once, the float64
-tolerance as a near miss of 1 + 3e-6, a forgotten ε's own words, NaN in part of a result, and the
-command line's γ and β.
+The behaviour tests are in tests/checking/test_tolerance_edges.py (a mistake named within its tolerance
+and not outside it, single mistakes before two at once, the float64 tolerance as a near miss of
+1 + 3e-6, a forgotten ε's own words, NaN in part of a result), tests/core/test_csv_import.py (the CSV
+files people save) and tests/core/test_cli_output_matrix.py (the command line's γ and β).
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from __future__ import annotations
 # import lecturer.solutions and classroom.service), so every mutation would be "caught" by them.
 AREAS: dict[str, list[str]] = {
     "checking-behaviour": [
-        "tests/checking/test_checking_behaviour.py",
+        "tests/checking/test_tolerance_edges.py",
+        "tests/core/test_csv_import.py",
+        "tests/core/test_cli_output_matrix.py",
         "tests/core/test_data.py",
         "tests/core/test_cli.py",
         "tests/checking/test_answer_check.py",

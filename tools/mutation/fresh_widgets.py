@@ -5,7 +5,7 @@ Same fields as tools/mutation/curated.py's ``Mutation``; ``AREAS`` adds the test
 
 from __future__ import annotations
 
-BEHAVIOUR = "tests/widgets/test_widgets_behaviour.py"
+BEHAVIOUR = "tests/widgets/test_buttons_and_announcements.py"
 AREAS: dict[str, list[str]] = {
     "widgets-behaviour": [BEHAVIOUR, "tests/widgets/test_widgets.py"],
     "access-behaviour": [BEHAVIOUR, "tests/browser/test_accessibility.py", "tests/widgets/test_widgets.py"],

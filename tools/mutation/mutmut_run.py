@@ -1,6 +1,6 @@
-"""mutmut, pinned, over the maths, checking and display modules: a maintainer's command, not part of CI.
+"""mutmut, pinned, over the maths, checking and display modules and classroom/'s hub-free code: a maintainer's command, not part of CI.
 
-    .venv/bin/python tools/mutation/mutmut_run.py                   # every area: core, checking, display
+    .venv/bin/python tools/mutation/mutmut_run.py                   # every area: core, checking, display, classroom, grading
     .venv/bin/python tools/mutation/mutmut_run.py --area core       # one area
     .venv/bin/python tools/mutation/mutmut_run.py --area core --module '*formula.py' --no-nbval --jobs 1
     .venv/bin/python tools/mutation/mutmut_run.py --area core --mutant 'helpers.core.formula.x_layer_norm_forward__mutmut_3'
@@ -130,7 +130,7 @@ def read_results(patterns: list[str]) -> list[Module]:
     from mutmut.stats import status_by_exit_code
 
     modules = []
-    for meta in sorted(MUTANTS.glob("helpers/**/*.py.meta")):
+    for meta in sorted([*MUTANTS.glob("helpers/**/*.py.meta"), *MUTANTS.glob("classroom/**/*.py.meta")]):
         path = meta.relative_to(MUTANTS).as_posix().removesuffix(".meta")
         if any(fnmatch.fnmatch(path, p) for p in patterns):
             codes = json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
@@ -215,7 +215,7 @@ def report(area_name: str, modules: list[Module]) -> None:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--area", choices=["core", "checking", "display"], help="one area (default: all three)")
+    parser.add_argument("--area", choices=list(settings()["areas"]), help="one area (default: every one)")
     parser.add_argument("--jobs", type=int, default=2, help="mutmut's worker processes (default 2)")
     parser.add_argument("--module", action="append", default=[], help="only the area's modules matching this glob")
     parser.add_argument(
