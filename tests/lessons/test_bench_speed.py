@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from patience import scaled_s
 
 from helpers.lessons.speed import checks as speed_checks
 from helpers.lessons.speed import kernels
@@ -39,7 +40,7 @@ def quick_run(tmp_path_factory):
         [sys.executable, str(SCRIPT), "--quick", "--force", "--output", str(output)],
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=scaled_s(300),
     )
     assert finished.returncode == 0, finished.stdout + finished.stderr
     return json.loads(output.read_text(encoding="utf-8"))
@@ -88,7 +89,18 @@ def test_quick_run_has_both_regimes_every_implementation_and_the_roofline(quick_
             if written:  # an allocating call got (nearly) a new block each time: glibc reused the ring's oldest
                 assert r["output_buffers"] >= (r["buffers"] if not r["allocates"] else r["buffers"] // 2)
         else:
-            assert r["buffers"] == 1 and r["working_set_bytes"] <= llc // 4 and r["rows"] in plan["in_cache_rows"]
+            assert r["buffers"] == 1 and r["rows"] in plan["in_cache_rows"]
+            if r["working_set_bytes"] > llc // 4:
+                # The plan fits the inputs, but an allocating call's outputs land where glibc puts them
+                # (history-dependent: 9 blocks of 1 MiB once, on a 32 MiB cache under load). The run must
+                # then say so itself, never call the case "in cache" in silence.
+                words = [
+                    f["words"]
+                    for f in document["consistency"]["findings"]
+                    if f["check"] == "in-cache working set too large"
+                ]
+                assert any(f"{r['implementation']} at {r['rows']} ×" in w for w in words), words
+                assert not document["consistency"]["consistent"] and document["forced"]
             assert r["output_buffers"] == 1 or r["allocates"]
         assert r["page_faults_per_call"] >= 0 and 0 <= sum(r["faulted_calls"]) <= sum(r["calls"])
         ceiling = speed.find(results, implementation=r["ceiling"], regime=r["regime"], rows=r["rows"])
