@@ -41,8 +41,10 @@ class Kernel:
 class Student:
     made: list = []
 
-    def __init__(self, hub, name, password, verdicts=("✗ not yet", "✓ right"), fail_at=None, failing=(), error=None):
-        self.hub, self.name, self.password = hub, name, password
+    def __init__(
+        self, hub, name, password, patience=1.0, verdicts=("✗ not yet", "✓ right"), fail_at=None, failing=(), error=None
+    ):
+        self.hub, self.name, self.password, self.patience = hub, name, password, patience
         self.verdicts, self.fail_at, self.failing, self.error = verdicts, fail_at, failing, error
         self.log, self.checks, self.kernel_ids = [], 0, []
         Student.made.append(self)
@@ -96,7 +98,9 @@ def hub(monkeypatch):
         return Usage(2, 100.0 + len(readings), 50.0, float(len(readings)))
 
     monkeypatch.setattr(
-        lesson, "Student", lambda hub, name, password: Student(hub, name, password, **options.get(name, {}))
+        lesson,
+        "Student",
+        lambda hub, name, password, patience=1.0: Student(hub, name, password, patience, **options.get(name, {})),
     )
     monkeypatch.setattr(lesson, "usage", usage)
     ticks = iter(range(100, 1000))  # a clock that is not at 0
@@ -202,3 +206,9 @@ def test_the_class_attends_at_once_with_torch_only_for_those_named(hub):
     assert [r.torch is not None for r in results] == [False, True, False]
     assert all(r.ok for r in results)
     assert [(s.hub, s.password, s.log[2]) for s in Student.made] == [("http://hub", "pw", ("pull repo",))] * 3
+    assert [s.patience for s in Student.made] == [1.0] * 3  # a quiet machine's time-outs unless told otherwise
+
+
+def test_the_class_passes_its_patience_to_every_student(hub):
+    asyncio.run(lesson.run_class("http://hub", ["s001", "s002"], "pw", "repo", torch_names=["s002"], patience=3.5))
+    assert [s.patience for s in Student.made] == [3.5, 3.5]

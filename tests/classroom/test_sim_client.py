@@ -18,6 +18,7 @@ import pytest
 from tornado.web import Application
 from tornado.websocket import WebSocketHandler
 
+from classroom.sim import client
 from classroom.sim.client import Kernel, Student, StudentError
 
 
@@ -133,3 +134,8 @@ def test_a_kernel_that_keeps_restarting_is_given_up_on():
 
     with pytest.raises(StudentError, match="kept restarting"):
         _play(["restart"] * 5, steps)
+
+
+def test_a_students_time_out_is_a_quiet_machines_times_its_patience():
+    assert Student("http://hub", "sim", "pw").timeout == client.TIMEOUT
+    assert Student("http://hub", "sim", "pw", patience=2.5).timeout == 2.5 * client.TIMEOUT
