@@ -25,6 +25,7 @@ from classroom.hub.mirror import FOLDER
 
 TIMEOUT = 180.0  # seconds a step may take on a quiet machine; a Student's patience multiplies it
 MAX_RECONNECTS = 3
+PULL_TRIES = 3  # how often the nbgitpuller link is clicked when the server refuses it (see Student.pull)
 RESTARTED = ("restarting", "autorestarting")  # the statuses the server sends when it restarts a kernel
 
 
@@ -46,6 +47,7 @@ class Student:
         self.http = AsyncHTTPClient(force_instance=True, max_clients=50)
         self.timings: dict[str, float] = {}
         self.kernel_ids: list[str] = []  # every kernel it started, to find them in the hub's log
+        self.retried: list[str] = []  # requests refused once and asked again, as a student clicks again
 
     # --- HTTP -------------------------------------------------------------------
     def _remember(self, response) -> None:
@@ -170,8 +172,17 @@ class Student:
         return f"/user/{self.name}/{path.lstrip('/')}"
 
     async def pull(self, repo: str) -> str:
-        """Click the nbgitpuller link: clone or update ~/layernorm-step-by-step; returns its event log."""
-        status, data = await self.request(self.server(f"git-pull/api?{pull_query(repo)}"))
+        """Click the nbgitpuller link: clone or update ~/layernorm-step-by-step; returns its event log.
+
+        A server that has just become ready has once refused its own student's token ("Not allowing user" in
+        its log, 404; 1 student of 20, two hubs running side by side; cause not found). A student clicks the
+        link again: so does this, up to PULL_TRIES times, and each refusal is kept in ``self.retried``."""
+        for attempt in range(1, PULL_TRIES + 1):
+            status, data = await self.request(self.server(f"git-pull/api?{pull_query(repo)}"))
+            if status not in (403, 404) or attempt == PULL_TRIES:
+                break
+            self.retried.append(f"nbgitpuller's link refused with {status} (try {attempt} of {PULL_TRIES})")
+            await asyncio.sleep(2)
         text = data.decode("utf-8", "replace")
         if status != 200 or '"phase": "finished"' not in text and "'phase': 'finished'" not in text:
             raise StudentError(f"{self.name}: nbgitpuller did not finish (status {status}): {text[-400:]}")

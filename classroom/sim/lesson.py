@@ -38,7 +38,7 @@ class Result:
     check_cpu_seconds: float = 0.0  # the kernel's CPU for the two checks alone
     torch: Usage | None = None
     torch_errors: list = field(default_factory=list)
-    reconnects: list = field(default_factory=list)  # kernel websockets that dropped and were reopened
+    reconnects: list = field(default_factory=list)  # kernel websockets reopened, refused links clicked again
     kernels: list = field(default_factory=list)  # the ids of the kernels it started
 
 
@@ -102,6 +102,7 @@ async def attend(
         result.error = str(error) or type(error).__name__
     finally:
         result.kernels = list(student.kernel_ids)
+        result.reconnects += student.retried
         try:
             await student.stop_server()
             await student.logout()

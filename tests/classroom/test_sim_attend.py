@@ -46,7 +46,7 @@ class Student:
     ):
         self.hub, self.name, self.password, self.patience = hub, name, password, patience
         self.verdicts, self.fail_at, self.failing, self.error = verdicts, fail_at, failing, error
-        self.log, self.checks, self.kernel_ids = [], 0, []
+        self.log, self.checks, self.kernel_ids, self.retried = [], 0, [], []
         Student.made.append(self)
 
     def _step(self, what):

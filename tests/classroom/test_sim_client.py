@@ -139,3 +139,62 @@ def test_a_kernel_that_keeps_restarting_is_given_up_on():
 def test_a_students_time_out_is_a_quiet_machines_times_its_patience():
     assert Student("http://hub", "sim", "pw").timeout == client.TIMEOUT
     assert Student("http://hub", "sim", "pw", patience=2.5).timeout == 2.5 * client.TIMEOUT
+
+
+def _pull_against(answers: list[tuple[int, str]]):
+    """Student.pull against a fake git-pull API that gives ``answers`` in turn; (result or error, student, asked)."""
+    from tornado.web import RequestHandler
+
+    asked: list[str] = []
+
+    class GitPull(RequestHandler):
+        def get(self):
+            asked.append(self.request.uri)
+            status, body = answers[min(len(asked), len(answers)) - 1]
+            self.set_status(status)
+            self.write(body)
+
+    async def main():
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        server = Application([(r"/user/sim/git-pull/api", GitPull)]).listen(port, "127.0.0.1")
+        student = Student(f"http://127.0.0.1:{port}", "sim", "password")
+        student.token = "a-token"
+        try:
+            return await student.pull("/srv/series.git"), student
+        except StudentError as error:
+            return error, student
+        finally:
+            server.stop()
+
+    outcome, student = asyncio.run(main())
+    return outcome, student, asked
+
+
+FINISHED = 'data: {"phase": "finished"}\n\n'
+
+
+def test_a_refused_pull_link_is_clicked_again_and_each_refusal_is_kept(monkeypatch):
+    monkeypatch.setattr(client.asyncio, "sleep", _no_wait)
+    outcome, student, asked = _pull_against([(404, "Not allowed"), (200, FINISHED)])
+    assert outcome == FINISHED and len(asked) == 2
+    assert student.retried == [f"nbgitpuller's link refused with 404 (try 1 of {client.PULL_TRIES})"]
+
+
+def test_a_pull_refused_every_time_fails_after_the_last_try_and_naming_its_status(monkeypatch):
+    monkeypatch.setattr(client.asyncio, "sleep", _no_wait)
+    outcome, student, asked = _pull_against([(403, "Forbidden")])
+    assert isinstance(outcome, StudentError) and "status 403" in str(outcome)
+    assert len(asked) == client.PULL_TRIES and len(student.retried) == client.PULL_TRIES - 1
+
+
+def test_a_pull_that_fails_otherwise_is_not_asked_again(monkeypatch):
+    monkeypatch.setattr(client.asyncio, "sleep", _no_wait)
+    outcome, student, asked = _pull_against([(500, "broken")])
+    assert isinstance(outcome, StudentError) and "status 500" in str(outcome) and len(asked) == 1
+    assert student.retried == []
+
+
+async def _no_wait(seconds):
+    return None
