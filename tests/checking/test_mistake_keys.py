@@ -154,34 +154,26 @@ def test_each_outcome_of_the_code_checker_is_a_catalogue_key_the_service_accepts
     _assert_recorded(check(step, fn), key)
 
 
-@pytest.mark.parametrize(
-    "key",
-    [
-        "not-a-module",
-        "no-super-init",
-        "no-parameters",
-        "initial-values",
-        "no-eps-argument",
-        "not-differentiable",
-        "parameter-shape",
-        "gamma-beta",
-    ],
+# The module check's outcomes, each reached by one of _modules()'s classes.
+MODULE_OUTCOMES = (
+    "not-a-module",
+    "no-super-init",
+    "no-parameters",
+    "initial-values",
+    "no-eps-argument",
+    "not-differentiable",
+    "parameter-shape",
+    "gamma-beta",
 )
+
+
+@pytest.mark.parametrize("key", MODULE_OUTCOMES)
 def test_each_outcome_of_the_module_check_is_a_catalogue_key_the_service_accepts(key):
     _assert_recorded(check("module", _modules()[key]), key)
 
 
 def test_every_outcome_the_catalogue_lists_is_reached():
-    reached = set(LEARNERS) | {
-        "not-a-module",
-        "no-super-init",
-        "no-parameters",
-        "initial-values",
-        "no-eps-argument",
-        "not-differentiable",
-        "parameter-shape",
-        "gamma-beta",
-    }
+    reached = set(LEARNERS) | set(MODULE_OUTCOMES)
     assert set(OUTCOMES) - reached == set(REACHED_ELSEWHERE)
 
 

@@ -20,17 +20,10 @@ from helpers.checking import cases as exercise_cases
 from helpers.checking.answers import diagnose, known_mistakes, typed_places
 from helpers.checking.exercises import check
 
+from conftest import EPS
+from conftest import LESSON_X as LESSON  # the lesson's matrix as printed
+
 ROOT = Path(__file__).resolve().parents[2]
-LESSON = np.array(
-    [
-        [1.133, -0.299, 0.503],
-        [-0.176, 0.911, 0.143],
-        [0.766, 0.781, -0.518],
-        [1.601, -0.669, 0.368],
-        [0.663, 0.779, 0.648],
-    ]
-)  # data/residual_matrix.csv, typed again here so that the tests do not read it through the code tested
-EPS = 1e-5
 
 
 # --- 2. a mistake is named within its tolerance, not outside it ---------------------------------

@@ -10,18 +10,8 @@ import numpy as np
 import pytest
 
 from cli_driver import finish, start
-
-LESSON = np.array(
-    [
-        [1.133, -0.299, 0.503],
-        [-0.176, 0.911, 0.143],
-        [0.766, 0.781, -0.518],
-        [1.601, -0.669, 0.368],
-        [0.663, 0.779, 0.648],
-    ]
-)  # data/residual_matrix.csv, typed again here so that the tests do not read it through the code tested
-EPS = 1e-5
-
+from conftest import EPS
+from conftest import LESSON_X as LESSON  # the lesson's matrix as printed
 
 # --- 5. the command line's output matrix uses γ and β --------------------------------------------
 
