@@ -1,4 +1,4 @@
-"""The assignments, generated from the series: one per notebook 02–07, in nbgrader's source format.
+"""The assignments, generated from the series: one per notebook 02–08, in nbgrader's source format.
 
 Each is built from the notebook itself (its set-up cell, its "Your turn" text and the answer cell's
 stub, word for word) and from ``lecturer/solutions.py`` (the solution, between nbgrader's
@@ -27,7 +27,7 @@ BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 
 
 def name_of(step: str) -> str:
-    """The assignment's name: the notebook's file name without .ipynb (``02_mean``)."""
+    """The assignment's name: the notebook's file name without .ipynb (``02_mean``, ``08_pytorch``)."""
     return _notebook_path(step).stem
 
 
@@ -51,11 +51,16 @@ def _series_cells(step: str) -> tuple[str, str, str]:
     setup = next(_source(c) for c in cells if c["cell_type"] == "code" and "Set-up" in _source(c))
     turn = next(i for i, c in enumerate(cells) if c["cell_type"] == "markdown" and "## Your turn" in _source(c))
     stub = _source(cells[turn + 1])
-    if f"def {plan.function_name(step)}(" not in stub or STUB not in stub:
+    if _definition(step) not in stub or STUB not in stub:
         raise ValueError(
             f"{_notebook_path(step).name}: the cell after 'Your turn' is not {plan.function_name(step)}'s stub."
         )
     return setup, _source(cells[turn]), stub
+
+
+def _definition(step: str) -> str:
+    keyword = "class" if step in plan.MODULE_STEPS else "def"
+    return f"{keyword} {plan.function_name(step)}("
 
 
 def _solution_body(step: str) -> str:
@@ -73,9 +78,42 @@ def _solution_body(step: str) -> str:
     return textwrap.indent("\n".join(parts), "    ")
 
 
+def _module_solutions() -> dict[str, list[str]]:
+    """Each method of the module class in lecturer/solutions.py (``make_module``): its statements' source."""
+    text = SOLUTIONS.read_text(encoding="utf-8")
+    maker = next(n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef) and n.name == "make_module")
+    found = next(n for n in maker.body if isinstance(n, ast.ClassDef))
+    return {
+        method.name: [textwrap.dedent(ast.get_source_segment(text, stmt, padded=True)) for stmt in method.body]
+        for method in found.body
+        if isinstance(method, ast.FunctionDef)
+    }
+
+
+def _module_answer(stub: str) -> str:
+    """The stub class with each method's ``raise NotImplementedError`` replaced by that method's solution
+    (between the markers), less the statements the stub already has (its ``super().__init__()``)."""
+    solutions = _module_solutions()
+    lines = stub.rstrip("\n").split("\n")
+    cls = next(n for n in ast.parse(stub).body if isinstance(n, ast.ClassDef))
+    for method in sorted((n for n in cls.body if isinstance(n, ast.FunctionDef)), key=lambda n: -n.lineno):
+        raised = [n for n in method.body if ast.get_source_segment(stub, n) == STUB]
+        if not raised or method.name not in solutions:
+            continue
+        at = raised[0].lineno - 1
+        indent = lines[at][: len(lines[at]) - len(lines[at].lstrip())]
+        kept = {ast.get_source_segment(stub, n) for n in method.body}
+        body = [part for part in solutions[method.name] if part.strip() not in kept]
+        block = [indent + BEGIN, textwrap.indent("\n".join(body), indent), indent + END]
+        lines[at : at + 1] = block
+    return "\n".join(lines)
+
+
 def answer_source(step: str, stub: str) -> str:
-    """The answer cell of the source notebook: numpy imported (the cell is graded alone), the stub's
-    own lines, and the solution in place of ``raise NotImplementedError``."""
+    """The answer cell of the source notebook: what it needs imported (the cell is graded alone), the
+    stub's own lines, and the solution in place of each ``raise NotImplementedError``."""
+    if step in plan.MODULE_STEPS:
+        return "import torch\nfrom torch import nn\n\n" + _module_answer(stub)
     solution = f"    {BEGIN}\n{_solution_body(step)}\n    {END}"
     lines = stub.rstrip("\n").split("\n")
     at = next(i for i, line in enumerate(lines) if line.strip() == STUB)
@@ -119,7 +157,8 @@ def source_notebook(step: str) -> dict:
     cells = [
         _cell(
             "markdown",
-            f"# {name_of(step)}: graded\n\nWrite the function in its answer cell; each test below "
+            f"# {name_of(step)}: graded\n\nWrite the {'class' if step in plan.MODULE_STEPS else 'function'} in "
+            "its answer cell; each test below "
             "is worth its points. Grading runs your answer cell alone, in a fresh Python, so put every import "
             "it needs in that cell.",
             _meta(f"intro_{step}", locked=True),

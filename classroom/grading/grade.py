@@ -14,6 +14,7 @@ from pathlib import Path
 
 from classroom.grading import judge, notebook, plan
 from helpers.checking.mistakes import KEYS
+from helpers.checking.mistakes.outcomes import MODULE_MISTAKES
 
 RIGHT_VALUES = ("python-loop",)  # verdicts whose values were all right (only the code's shape is not)
 
@@ -63,7 +64,7 @@ def _named(mistake: str | None) -> set[str] | None:
     if mistake in RIGHT_VALUES:
         return set()
     parts = set(mistake.split("+"))
-    return parts if parts <= set(KEYS) else None
+    return parts if parts <= set(KEYS) | set(MODULE_MISTAKES) else None
 
 
 def outcomes_of(step: str, verdict: judge.Verdict) -> list[Outcome]:
@@ -77,6 +78,8 @@ def outcomes_of(step: str, verdict: judge.Verdict) -> list[Outcome]:
             sentence = "Right on every unseen case." if ok else why
         elif not verdict.judged:
             ok, sentence = False, why
+        elif named is not None and not plan.judged(step, named, test.key):
+            ok, sentence = False, f"Not judged: the check stopped at an earlier problem. {why}"
         else:
             ok = named is not None and test.key not in named
             sentence = "Not made." if ok else why

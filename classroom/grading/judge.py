@@ -155,7 +155,14 @@ def _read(out: str, seal: str, name: str, timed_out: bool, timeout: float, code:
         why = "; ".join(failed) or f"it does not define {name}"
         return Verdict(False, ignored=ignored, problem=f"Your answer cell defines nothing to judge: {why}."), peak
     if "passed" not in report:
-        return Verdict(False, ignored=ignored, problem="Your function could not be judged, so it earns nothing."), peak
+        during = report.get("changed_while_judged")
+        problem = (
+            f"Your function changed the checker, numpy or torch while it was being judged ({', '.join(during)}), "
+            "so its verdict cannot be trusted and it earns nothing."
+            if during
+            else "Your function could not be judged, so it earns nothing."
+        )
+        return Verdict(False, ignored=ignored, problem=problem), peak
     return Verdict(
         True,
         passed=report["passed"],

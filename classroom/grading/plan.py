@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from helpers.checking.mistakes import MISTAKES
+from helpers.checking.mistakes.outcomes import MODULE_MISTAKES
 
 # The graded steps: notebook, the step's name for check(), the answer's name, the quantity it computes.
 STEPS = {
@@ -17,9 +18,18 @@ STEPS = {
     "normalise": ("05", "normalise", "normalised"),
     "scale_shift": ("06", "scale_shift", "output"),
     "layer_norm": ("07", "layer_norm", "normalised"),
+    "module": ("08", "MyLayerNorm", "normalised"),  # a torch.nn.Module class, checked as check("module", …)
 }
-MATRIX_STEPS = ("layer_norm",)  # a matrix adds the mistakes only a matrix shows (the axes)
+MATRIX_STEPS = ("layer_norm", "module")  # a matrix adds the mistakes only a matrix shows (the axes)
+# The answer is a class; its own mistakes (outcomes.MODULE_MISTAKES) are tested too.
+MODULE_STEPS = ("module",)
 GIVEN_X_HAT = ("scale_shift",)  # given x̂: no normalising mistake, nor "the row not normalised", can happen
+# A module's check stops at its first problem, in this order: how it is built (its parameters), its forward
+# (no torch layer norm, its input left as it was), its outputs against LayerNorm's (the formula's mistakes),
+# its gradients, and last its own ε. So a verdict judges only what comes before it: these two come last.
+MODULE_LAST = ("no-eps-argument", "eps-ignored")
+# Named only where it stops before the outputs are compared, or at a later width than the first.
+MODULE_EARLY = ("hard-coded-width", "scalar-gamma")
 MISTAKE_POINTS = 1
 HIDDEN_POINTS = 2
 
@@ -53,7 +63,15 @@ def answer_id(step: str) -> str:
 
 def mistakes_for(step: str) -> list[tuple[str, str]]:
     """(key, name) of each named mistake that shows in ``step``'s result, each key once, in the
-    catalogue's order (most common first); a key's first name for this step."""
+    catalogue's order (most common first); a key's first name for this step. A module adds what only
+    a module can get wrong, after the formula's mistakes."""
+    found = dict(_formula_mistakes(step))
+    if step in MODULE_STEPS:
+        found.update(MODULE_MISTAKES)  # in a module's words where a key is the formula's too
+    return list(found.items())
+
+
+def _formula_mistakes(step: str) -> list[tuple[str, str]]:
     quantity = STEPS[step][2]
     matrix = step in MATRIX_STEPS
     found: dict[str, str] = {}
@@ -65,7 +83,20 @@ def mistakes_for(step: str) -> list[tuple[str, str]]:
             shows = shows and "normalised" not in mistake.quantities and mistake.key != "not-normalised"
         if shows:
             found.setdefault(mistake.key, mistake.name)
+    if step in MODULE_STEPS:  # named by the module check when every output is 1 (γ = 1, β = 0 swapped)
+        found.setdefault("gamma-beta-swapped", MODULE_MISTAKES["gamma-beta-swapped"])
     return list(found.items())
+
+
+def judged(step: str, named: set[str], key: str) -> bool:
+    """Whether a verdict naming the mistakes ``named`` (and no other) judged the test of mistake ``key``:
+    for a row or matrix step, always (the values were compared). For a module, a verdict of the formula's
+    mistakes judged the formula's other tests (its outputs were compared), one of its own last mistakes
+    (ε) judged every test, and any other stopped the check before the rest: only its own test is judged."""
+    if step not in MODULE_STEPS or key in named or named <= set(MODULE_LAST):
+        return True
+    formula = {k for k, _ in _formula_mistakes(step)} - set(MODULE_LAST) - set(MODULE_EARLY)
+    return named <= formula and key in formula
 
 
 def tests_for(step: str) -> list[Test]:

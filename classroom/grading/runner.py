@@ -6,7 +6,10 @@ with a time and memory limit. It reads one JSON object on stdin (``root``: the f
 ``forbidden``: folders it must not read, such as ``lecturer/``) and writes one JSON line after the
 marker :data:`MARK` and the job's random ``seal`` on stdout: the checker's verdict and the sentences saying what was ignored.
 
-Nothing here imports the rest of ``classroom`` (this is a standalone script). What the student's
+Nothing here imports the rest of ``classroom`` (this is a standalone script). For notebook 08's module,
+torch is imported and a module of the grader's own is checked once before the hook, so that the native
+libraries torch loads are loaded by the grader; torch's namespaces and its ``Tensor``, ``nn.Module`` and
+``nn.Parameter`` classes are watched like numpy's. What the student's
 code cannot do, enforced by an audit hook installed before it runs: write, delete or rename files,
 start processes, open network connections, load native libraries, read the forbidden folders or
 import ``lecturer``, use ctypes or ``gc``, or list every thread's frames. The student's cell and the
@@ -34,7 +37,8 @@ import warnings
 
 MARK = "\x1egrading-verdict\x1e"
 CELL_FILE = "<answer cell>"
-WATCHED = ("numpy", "helpers", "builtins")
+WATCHED = ("numpy", "helpers", "builtins", "torch")  # torch: loaded only for the "module" step
+TORCH_CLASSES = ("Tensor", "nn.Module", "nn.Parameter")  # Python classes whose methods a cell could replace
 WRITE_EVENTS = {
     "os.remove": "deleted a file",
     "os.rename": "renamed a file",
@@ -122,15 +126,45 @@ def _watched_modules() -> dict:
     }
 
 
-def _snapshot() -> tuple[dict, dict]:
+def _watched_classes() -> dict:
+    """torch's Python classes (a cell could replace ``Tensor.mean``), when torch is loaded."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return {}
+    found = {}
+    for dotted in TORCH_CLASSES:
+        owner = torch
+        for part in dotted.split("."):
+            owner = getattr(owner, part)
+        found[f"torch.{dotted}"] = owner
+    return found
+
+
+def _snapshot() -> tuple[dict, dict, dict]:
     modules = _watched_modules()
-    return modules, {name: dict(vars(module)) for name, module in modules.items()}
+    classes = {name: (cls, dict(vars(cls))) for name, cls in _watched_classes().items()}
+    return modules, {name: dict(vars(module)) for name, module in modules.items()}, classes
+
+
+def _restore_classes(classes: dict) -> list[str]:
+    changed = []
+    for name, (cls, before) in classes.items():
+        space = dict(vars(cls))
+        for key in set(space) | set(before):
+            if key not in before:
+                delattr(cls, key)
+            elif key not in space or space[key] is not before[key]:
+                setattr(cls, key, before[key])
+            else:
+                continue
+            changed.append(f"{name}.{key}")
+    return changed
 
 
 def _restore(snapshot) -> list[str]:
     """Put every watched module and its namespace back as snapshotted; the names of those changed."""
-    modules, spaces = snapshot
-    changed = []
+    modules, spaces, classes = snapshot
+    changed = _restore_classes(classes)
     for name, module in modules.items():
         if sys.modules.get(name) is not module:
             sys.modules[name] = module
@@ -158,12 +192,15 @@ def _patched_words(changed: list[str]) -> list[str]:
     checker = [n for n in changed if n.startswith("helpers")]
     numpy = [n for n in changed if n.startswith("numpy")]
     builtin = [n for n in changed if n.startswith("builtins")]
+    torch = [n for n in changed if n.startswith("torch")]
     if checker:
         words.append(f"replaced part of the checker ({', '.join(sorted(checker)[:3])})")
     if numpy:
         words.append(f"patched numpy ({', '.join(sorted(numpy)[:3])})")
     if builtin:
         words.append(f"patched Python's builtins ({', '.join(sorted(builtin)[:3])})")
+    if torch:
+        words.append(f"patched torch ({', '.join(sorted(torch)[:3])})")
     return words
 
 
@@ -211,19 +248,20 @@ def _grade(job: dict, check, refused: list, clock: dict, box: dict) -> None:
         patched = _patched_words(_restore(snapshot))
         fn = namespace.get(job["name"])
         verdict = None
+        during: list[str] = []
         if fn is not None:
             sys.stdout, sys.stderr = quiet, quiet
             verdict = check(job["step"], fn)
             sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
-            during = _restore(snapshot)
+            during = sorted(_restore(snapshot))
             if during:
-                patched += [f"changed the checker or numpy while being judged ({', '.join(sorted(during)[:3])})"]
                 verdict = None
     report = {
         "defined": fn is not None,
         "cell_failed": failed,
         "refused": list(dict.fromkeys(refused)),
         "patched": patched,
+        "changed_while_judged": during[:3],
         "warnings": len(caught),
         "printed": len(quiet.getvalue()),
         "peak_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
@@ -238,6 +276,25 @@ def _grade(job: dict, check, refused: list, clock: dict, box: dict) -> None:
     box["report"] = json.dumps(report)
 
 
+def _warm_up_module():
+    """A torch LayerNorm module of tensor operations, checked once before the hook so that whatever torch
+    loads on first use (forward, backward, float64) is loaded by the grader, not by the student's code."""
+    import torch
+
+    class Warm(torch.nn.Module):
+        def __init__(self, n_features, eps=1e-5):
+            super().__init__()
+            self.eps = eps
+            self.weight = torch.nn.Parameter(torch.ones(n_features))
+            self.bias = torch.nn.Parameter(torch.zeros(n_features))
+
+        def forward(self, x):
+            centred = x - x.mean(-1, keepdim=True)
+            return centred / torch.sqrt((centred**2).mean(-1, keepdim=True) + self.eps) * self.weight + self.bias
+
+    return Warm
+
+
 def main() -> None:
     job = json.loads(sys.stdin.read())
     seal = job.pop("seal", "")  # the judge reads only a verdict that carries it; only this frame holds it
@@ -249,6 +306,8 @@ def main() -> None:
     from helpers.checking.exercises import check
 
     check("mean", lambda row: sum(row) / len(row))  # load what the checker imports on first use
+    if job["step"] == "module":  # torch loads native libraries: before the audit hook, never by the cell
+        check("module", _warm_up_module())  # and whatever torch and the module check load on first use
     import ctypes
     import threading
 

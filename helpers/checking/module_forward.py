@@ -1,8 +1,12 @@
 """Run a learner's torch module once, for the module check (helpers.checking.module_check): the output as a
 float64 numpy array, or a :class:`CheckResult` naming what went wrong (it failed, it left torch, it
-returned the wrong thing, it changed the tensor it was given). Imports torch only when called."""
+returned the wrong thing, it changed the tensor it was given, it called PyTorch's own layer norm). Imports
+torch only when called."""
 
 from __future__ import annotations
+
+import functools
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -13,6 +17,41 @@ IN_PLACE = (
     "compute new tensors instead, e.g. `x = x - mean`, so that the caller's input stays as it was."
 )
 
+TORCH_OWN = (
+    "Its forward calls PyTorch's own layer norm (nn.LayerNorm or torch.nn.functional.layer_norm): this "
+    "exercise asks you to compute it yourself, from the mean, the variance and ε, with tensor operations."
+)
+# Where every public way to PyTorch's layer norm passes (nn.LayerNorm → F.layer_norm → torch.layer_norm).
+TORCH_LAYER_NORMS = (("torch", "layer_norm"), ("torch", "native_layer_norm"), ("torch.nn.functional", "layer_norm"))
+
+
+@contextmanager
+def torch_layer_norm_watched(calls: list):
+    """While inside, each call to PyTorch's own layer norm appends to ``calls``; put back on the way out."""
+    import importlib
+
+    saved = []
+    for owner_name, name in TORCH_LAYER_NORMS:
+        owner = importlib.import_module(owner_name)
+        if hasattr(owner, name):
+            saved.append((owner, name, getattr(owner, name)))
+
+    def watched(original):
+        @functools.wraps(original)
+        def called(*args, **kwargs):
+            calls.append(original.__name__)
+            return original(*args, **kwargs)
+
+        return called
+
+    for owner, name, original in saved:
+        setattr(owner, name, watched(original))
+    try:
+        yield calls
+    finally:
+        for owner, name, original in saved:
+            setattr(owner, name, original)
+
 
 def forward(layer, x, dtype, n=None):
     """``layer`` (moved to ``dtype``) on the batch ``x``: a float64 array, or a CheckResult."""
@@ -21,7 +60,10 @@ def forward(layer, x, dtype, n=None):
     layer = layer.to(dtype)
     tensor = torch.tensor(x, dtype=dtype)
     before = tensor.clone()
-    outcome = run_call(layer, (tensor,))
+    with torch_layer_norm_watched([]) as calls:
+        outcome = run_call(layer, (tensor,))
+    if calls:
+        return CheckResult("module", False, TORCH_OWN, "torch-layer-norm", f"a batch of shape {tuple(x.shape)}")
     if outcome.problem is not None:
         return CheckResult(
             "module", False, f"Its forward failed on a batch of shape {tuple(x.shape)}. {outcome.problem}", outcome.key

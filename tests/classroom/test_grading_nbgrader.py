@@ -199,3 +199,63 @@ def test_release_fetch_submit_collect_and_fetch_feedback_through_the_exchange(tm
     table = course.export(tmp_path / "grades.csv")
     rows = {row["student"]: row for row in csv.DictReader(table.open())}
     assert [row["02_mean"] for row in rows.values()] == [str(plan.total_points("mean"))]
+
+
+MODULE = "module"
+MODULE_NAME = assignment.name_of(MODULE)
+MODULE_RIGHT = (
+    "import torch\nfrom torch import nn\n\nclass MyLayerNorm(nn.Module):\n"
+    "    def __init__(self, n_features, eps=1e-5):\n        super().__init__()\n        self.eps = eps\n"
+    "        self.gamma = nn.Parameter(torch.ones(n_features))\n        self.beta = nn.Parameter(torch.zeros(n_features))\n\n"
+    "    def forward(self, x):\n        mean = x.mean(-1, keepdim=True)\n"
+    "        var = x.var(-1, keepdim=True, unbiased=False)\n"
+    "        return self.gamma * (x - mean) / torch.sqrt(var + self.eps) + self.beta\n"
+)
+
+
+def test_the_module_assignment_releases_the_notebooks_stub_and_grades_a_class(tmp_path, python):
+    """Notebook 08: the released answer cell is the notebook's own class stub (both methods), and
+    nbgrader's autograde gives a right module, an n − 1 module and PyTorch's own layer norm their grades."""
+    course = cycle.Course(tmp_path, python, judge_python=python)
+    course.set_up([MODULE])
+    released_path = course.generate(MODULE)
+    released = json.loads(released_path.read_text())
+    answer = next(c for c in released["cells"] if c["metadata"]["nbgrader"].get("grade_id") == plan.answer_id(MODULE))
+    stub = assignment._series_cells(MODULE)[2]
+    assert "".join(answer["source"]) == "import torch\nfrom torch import nn\n\n" + stub.rstrip("\n")
+    assert (
+        "nn.Parameter(torch.ones" not in released_path.read_text() and "BEGIN HIDDEN" not in released_path.read_text()
+    )
+
+    full = plan.total_points(MODULE)
+    students = {
+        "ana": (MODULE_RIGHT, full),
+        "bo": (MODULE_RIGHT.replace(", unbiased=False", ""), None),  # n − 1: computed from the plan below
+        "cy": ("import torch\nfrom torch import nn\nMyLayerNorm = nn.LayerNorm\n", 0),
+    }
+    n_minus_1 = sum(t.points for t in plan.tests_for(MODULE) if not t.hidden and plan.judged(MODULE, {"n-1"}, t.key))
+    students["bo"] = (students["bo"][0], n_minus_1 - 1)  # its own test is judged, and fails
+    for student, (code, _) in students.items():
+        folder = course.folder / "submitted" / student / MODULE_NAME
+        folder.mkdir(parents=True)
+        (folder / "timestamp.txt").write_text("2026-12-02 10:00:00.000000 UTC")
+        nb = json.loads(json.dumps(released))
+        for cell in nb["cells"]:
+            if cell["metadata"].get("nbgrader", {}).get("grade_id") == plan.answer_id(MODULE):
+                cell["source"] = code
+        (folder / f"{MODULE_NAME}.ipynb").write_text(json.dumps(nb))
+    course.autograde(MODULE)
+    course.nbgrader("generate_feedback", MODULE_NAME, "--force")
+    with sqlite3.connect(course.folder / "gradebook.db") as db:
+        scores = dict(
+            db.execute(
+                "select s.student_id, sum(coalesce(g.auto_score, 0)) from grade g "
+                "join submitted_notebook n on g.notebook_id = n.id join submitted_assignment s on n.assignment_id = s.id "
+                "group by s.student_id"
+            ).fetchall()
+        )
+    assert scores == {student: expected for student, (_, expected) in students.items()}
+    bo = text_of((course.folder / "feedback" / "bo" / MODULE_NAME / f"{MODULE_NAME}.html").read_text())
+    assert "Looks like a known mistake: dividing by n − 1." in bo and "Not judged" in bo
+    cy = text_of((course.folder / "feedback" / "cy" / MODULE_NAME / f"{MODULE_NAME}.html").read_text())
+    assert "PyTorch's own layer norm" in cy

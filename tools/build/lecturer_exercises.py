@@ -280,6 +280,7 @@ MODULE_MISTAKES = (
     "not differentiable (detach, numpy or no_grad inside forward)",
     "gradients that do not flow through the mean or the variance (compared with torch's own layer_norm)",
     "a forward that changes its input tensor in place",
+    "a forward that calls PyTorch's own layer norm (nn.LayerNorm, F.layer_norm)",
     "γ and β swapped",
     "γ and β not starting at ones and zeros",
 )

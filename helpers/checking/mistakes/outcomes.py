@@ -38,6 +38,30 @@ OUTCOMES = {
     "no-eps-argument": "no eps argument",
     "not-differentiable": "gradients cannot flow",
     "gamma-beta": "γ and β not applied as γ · x̂ + β",
+    "torch-layer-norm": "PyTorch's own layer norm called",
+}
+
+# What only a torch module can get wrong (notebook 08), with its words in the graded assignment: one test
+# each there (classroom/grading/plan.py), beside the formula's mistakes. The keys are the checker's.
+MODULE_MISTAKES = {
+    **{
+        key: OUTCOMES[key]
+        for key in (
+            "no-super-init",
+            "no-parameters",
+            "parameter-shape",
+            "initial-values",
+            "no-eps-argument",
+            "gamma-beta",
+            "not-differentiable",
+            "mutates-input",
+            "torch-layer-norm",
+        )
+    },
+    "hard-coded-width": "the number of features hard-coded",
+    "scalar-gamma": "one γ and one β for all the features",
+    "eps-ignored": "its own eps ignored",
+    "gamma-beta-swapped": "γ and β swapped",
 }
 
 # The check-your-answer boxes' verdicts that are not mistakes of the formula.
