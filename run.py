@@ -29,6 +29,7 @@ HUB_COMMANDS = {
     "hub": "serve the series to a class on one JupyterHub (needs root; see classroom/README.md)",
     "hub-link": "print the nbgitpuller link that puts the series in each student's home",
     "hub-publish": "serve this checkout's newest commit to the class's hub",
+    "hub-grade": "the graded course's cycle: release, collect, autograde, feedback, export (root)",
 }
 
 # --------------------------------------------------------------------------
@@ -184,9 +185,13 @@ def main(argv: list[str]) -> int:
     if argv and argv[0] in HUB_COMMANDS:
         from tools.run import hub as run_hub
 
-        return {"hub": run_hub.cmd_hub, "hub-link": run_hub.cmd_hub_link, "hub-publish": run_hub.cmd_hub_publish}[
-            argv[0]
-        ](argv[1:])
+        commands = {
+            "hub": run_hub.cmd_hub,
+            "hub-link": run_hub.cmd_hub_link,
+            "hub-publish": run_hub.cmd_hub_publish,
+            "hub-grade": run_hub.cmd_hub_grade,
+        }
+        return commands[argv[0]](argv[1:])
     args = parser.parse_args(argv)
     if args.command == "execute":
         if args.timeout <= 0:

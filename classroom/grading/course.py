@@ -21,9 +21,13 @@ COURSE_ID = "layernorm"
 GRADING_CODE = ("helpers", "data", "classroom/__init__.py", "classroom/grading")  # what the judge needs, no lecturer/
 
 
-def config_text(course: Path, exchange: Path, code: Path, *, python: str = "", user: str = "") -> str:
+def config_text(
+    course: Path, exchange: Path, code: Path, *, python: str = "", user: str = "", groupshared: bool = False
+) -> str:
     """nbgrader_config.py for the instructor's commands, run in ``course``: our grader in place of
-    nbgrader's Execute, the series' stub, the exchange."""
+    nbgrader's Execute, the series' stub, the exchange. ``groupshared``: the course and the exchange's
+    course folder belong to the graders' group (the hub), so that what one instructor releases or
+    collects from the formgrader, root and the other instructors can change too (nbgrader's own mode)."""
     return f"""# Written by `python3 run.py hub` (classroom/grading/course.py); rewritten at every start.
 import sys
 
@@ -39,6 +43,7 @@ c.CourseDirectory.course_id = {COURSE_ID!r}
 c.CourseDirectory.root = {str(course)!r}
 c.Exchange.root = {str(exchange)!r}
 c.Exchange.path_includes_course = False
+c.CourseDirectory.groupshared = {groupshared!r}
 c.ClearSolutions.code_stub = {{"python": "raise NotImplementedError"}}
 c.Autograde.autograde_preprocessors = [
     GradeCells, IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades, AssignLatePenalties,

@@ -53,7 +53,12 @@ class Course:
         course.make_exchange(self.exchange)
         course.install_code(self.code)
         config = course.config_text(
-            self.folder, self.exchange, self.code, python=self.judge_python, user=self.judge_user
+            self.folder,
+            self.exchange,
+            self.code,
+            python=self.judge_python,
+            user=self.judge_user,
+            groupshared=bool(self.group),
         )
         (self.folder / "nbgrader_config.py").write_text(config, encoding="utf-8")
         assignment.build(self.folder, steps)

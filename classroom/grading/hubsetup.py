@@ -10,10 +10,13 @@ rebuilds only the sources, the grading code and the configuration. Who reaches w
 - ``course/`` (sources with solutions, gradebook, submissions, feedback): ``root:layernorm-graders``,
   mode 2770, so the instructors (the roster's ``instructor`` names, added to that group; its students
   taken out of it) read and write it from their formgrader; a student cannot even list it.
-- ``exchange/``: nbgrader's modes (the inbound writable by all, listable by none).
+- ``exchange/``: sticky (1777); its course folder root's and the graders', in nbgrader's groupshared
+  modes (the inbound writable by all, listable by the graders only), so an instructor's formgrader
+  releases, collects and returns feedback as the instructor.
 - ``jupyter/students`` and ``jupyter/instructors``: the servers' configuration (hubconfig.py).
 
-The judge runs as ``nobody`` when root autogrades (the lecturer's commands, classroom/README.md).
+The judge runs as ``nobody`` when root autogrades (``sudo python3 run.py hub-grade autograde NN``); an
+autograde started from an instructor's formgrader, as the instructor, is refused with one sentence.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import sys
 from pathlib import Path
 
 from classroom.grading import cycle, hubconfig
+from classroom.grading.course import COURSE_ID
 from classroom.hub import roster
 
 GRADERS = "layernorm-graders"
@@ -74,6 +78,33 @@ def share_with_graders(folder: Path, gid: int) -> None:
                 os.chmod(file, 0o660)
 
 
+# The exchange's course folder and nbgrader's three folders in it, as nbgrader's groupshared mode makes them:
+# the graders write each; everyone else reads what was released, submits into the inbound without listing
+# it, and finds only their own feedback, by a name they alone can compute.
+EXCHANGE_MODES = {".": 0o2775, "outbound": 0o2775, "inbound": 0o2773, "feedback": 0o2771}
+
+
+def share_exchange(ours: Path, gid: int) -> None:
+    """The exchange's course folder (made by root, course.make_exchange) and its outbound, inbound and
+    feedback: root's and the graders' group, in nbgrader's groupshared modes, so that an instructor's
+    formgrader releases, collects and returns feedback as the instructor; a released assignment's files
+    become the group's too. The students' submissions and feedback files are left as they are."""
+    for part, mode in EXCHANGE_MODES.items():
+        folder = ours / part
+        folder.mkdir(exist_ok=True)
+        os.chown(folder, 0, gid)
+        os.chmod(folder, mode)
+    for path, dirs, files in os.walk(ours / "outbound"):
+        for name in dirs:
+            os.chown(os.path.join(path, name), -1, gid)
+            os.chmod(os.path.join(path, name), 0o2775)
+        for name in files:
+            file = os.path.join(path, name)
+            if not os.path.islink(file):
+                os.chown(file, -1, gid)
+                os.chmod(file, 0o664)
+
+
 def course_for(grading: Path, python: str, class_list: Path | None = None) -> cycle.Course:
     """The hub's course (STATE/grading), graded with the hub's Python, the judge as ``nobody``; with
     ``class_list`` (STATE/students.txt), submissions from anyone not on it are set aside, ungraded."""
@@ -87,7 +118,9 @@ def set_up(grading: Path, python: str, instructors: list[str], students: list[st
     grading.chmod(0o755)
     course = course_for(grading, python)
     course.set_up()
-    share_with_graders(course.folder, graders_gid(instructors, students))
+    gid = graders_gid(instructors, students)
+    share_with_graders(course.folder, gid)
+    share_exchange(course.exchange / COURSE_ID, gid)
     hubconfig.write(grading / "jupyter", course.exchange, course.folder)
     for name in instructors:
         link_course(name, course.folder)

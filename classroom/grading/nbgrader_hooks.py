@@ -21,6 +21,10 @@ from traitlets import Bool, Unicode
 
 from classroom.grading import grade, notebook, plan
 
+NOT_ROOT = (
+    "Autograding runs each student's code as the account {user}, which only root can do, so it was not "
+    "started from here: on the hub's machine run `sudo python3 run.py hub-grade autograde {assignment}`."
+)
 HIDDEN_NOTE = "# Hidden test: the full check on cases you have not seen (its code is not shown)."
 
 
@@ -44,7 +48,11 @@ class GradeCells(Preprocessor):
         _restore_deleted_tests(nb, Path(self.course_root), resources, step)
         cells = notebook.by_id(nb)
         limits = {"forbidden": (os.path.realpath(self.course_root),)}  # the sources, the gradebook
-        if self.user and os.geteuid() == 0:
+        if self.user and os.geteuid() != 0:
+            raise PermissionError(
+                NOT_ROOT.format(user=self.user, assignment=resources.get("nbgrader", {}).get("assignment", "NN"))
+            )
+        if self.user:
             limits["user"] = self.user
         if self.python:
             limits["python"] = self.python

@@ -34,7 +34,11 @@ def test_the_course_is_the_graders_and_a_second_start_keeps_it(tmp_path):
     assert _mode(made.folder) == ("0o2770", "root", hubsetup.GRADERS)  # instructors only; students not at all
     assert _mode(made.folder / "nbgrader_config.py")[1:] == ("root", hubsetup.GRADERS)
     assert _mode(made.exchange) == ("0o1777", "root", "root")  # sticky: nobody renames what is not theirs
-    assert _mode(made.exchange / course.COURSE_ID)[:2] == ("0o755", "root")  # made before any student can
+    ours = made.exchange / course.COURSE_ID
+    assert _mode(ours) == ("0o2775", "root", hubsetup.GRADERS)  # made before any student can; graders write
+    assert _mode(ours / "inbound") == ("0o2773", "root", hubsetup.GRADERS)  # all submit; graders alone list
+    assert _mode(ours / "outbound") == ("0o2775", "root", hubsetup.GRADERS)
+    assert _mode(ours / "feedback") == ("0o2771", "root", hubsetup.GRADERS)  # found only by its hashed name
     assert (made.folder / "source" / "03_variance" / "03_variance.ipynb").is_file()
     (made.folder / "gradebook.db").write_bytes(b"grades")
     (made.exchange / course.COURSE_ID / "outbound" / "03_variance").mkdir(parents=True)

@@ -1,4 +1,4 @@
-"""run.py hub, hub-link and hub-publish: the series served to a class on one JupyterHub.
+"""run.py hub, hub-link, hub-publish and hub-grade: the series served to a class on one JupyterHub.
 
 The work is in classroom/hub/ (standard library only, as is this file); this is the command line.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 from tools.run.env import ROOT, Failure, say
 
 sys.path.insert(0, str(ROOT))
-from classroom.hub import launch, link, mirror  # noqa: E402
+from classroom.hub import install, launch, link, mirror  # noqa: E402
 from classroom.hub.settings import DEFAULT_STATE, TOKEN_VARIABLE, HubSettings  # noqa: E402
 
 HUB_HELP = """\
@@ -129,3 +129,20 @@ def cmd_hub_publish(extra: list[str]) -> int:
         raise Failure(f"error: {error}") from None
     say(f"Published commit {commit[:7]}: students get it at their next link click.")
     return 0
+
+
+def cmd_hub_grade(extra: list[str]) -> int:
+    """The grading cycle (classroom/grading/cli.py), run as root with the hub's Python, which has nbgrader."""
+    import subprocess
+
+    python = install.venv_python(install.DEFAULT_HOME)
+    if extra[:1] in (["-h"], ["--help"]) or not extra:
+        runner = python if python.exists() else Path(sys.executable)
+        return subprocess.run([str(runner), "-m", "classroom.grading.cli", "--help"], cwd=ROOT).returncode
+    try:
+        launch.require_root()
+    except launch.HubError as error:
+        raise Failure(f"error: {error}") from None
+    if not python.exists():
+        raise Failure("error: the hub is not installed here yet: start it once with `sudo python3 run.py hub`")
+    return subprocess.run([str(python), "-m", "classroom.grading.cli", *extra], cwd=ROOT).returncode
