@@ -2,8 +2,9 @@
 assignment from JupyterLab's assignment list (nbgrader's server extension, through the hub's proxy),
 write their answer through the contents API and submit: right variants, every catalogued variance
 mistake, the one-pass formula, tampering, a function that never returns, the stub. The instructor
-collects, autogrades (the judge as ``nobody``), generates and releases feedback with the commands of
-classroom/README.md, in the course ``run.py hub`` set up (classroom/grading/hubsetup.py). Each student
+generates, releases and collects with the formgrader's buttons (as the instructor); its autograde button
+is refused in one sentence (students' code runs only as ``nobody``), so root autogrades, generates and
+releases feedback (``run.py hub-grade``), in the course ``run.py hub`` set up (classroom/grading/hubsetup.py). Each student
 fetches their feedback from the assignment list.
 
 Checked: every grade in the gradebook equals the one computed here from what that student wrote
@@ -36,7 +37,7 @@ from grading_support import python_fixture, text_of  # noqa: F401 — the fixtur
 from patience import Deadline
 from test_grading_grader import expected_points, mistaken, planted
 
-from classroom.grading import assignment, course, hubconfig, hubsetup, plan
+from classroom.grading import assignment, course, hubconfig, hubsetup, nbgrader_hooks, plan
 from classroom.hub import accounts, install
 from classroom.sim.client import Student
 
@@ -136,6 +137,14 @@ class LivePage:
             # a class's pace, about two checks a second, not a flood that would slow what it watches
             await self._pause()
 
+    async def counted_in(self, phase: str) -> None:
+        """Wait until the page has counted a check posted in ``phase`` (a short phase ends before it
+        could: this holds the next phase back until the page has shown it counts)."""
+        deadline = Deadline(30)
+        while self.counted.get(phase, 0) < 1:
+            assert not deadline.expired(), f"the class page counted nothing during {phase}"
+            await asyncio.sleep(0.05)
+
     async def _pause(self) -> None:
         try:
             await asyncio.wait_for(self.stopped.wait(), PACE)
@@ -189,6 +198,11 @@ async def _graded_class(hub, grading, students: dict[str, tuple[str | None, int]
     teacher = Student(hub.url, INSTRUCTOR, PASSWORD)
     await asyncio.gather(teacher.sign_in(), *(p.sign_in() for p in people.values()))
     await teacher.spawn()
+    for button in ("assign", "release"):  # the formgrader's "generate" and "release" buttons, as the instructor
+        answer = await _button(teacher, f"assignment/{NAME}/{button}")
+        assert answer.get("success"), (button, answer)
+    hub_python = str(install.venv_python(Path(hub.settings.home)))
+    await loop.run_in_executor(None, _stranger_submits, hub, hub_python)  # someone not on the list, first
     live = LivePage(teacher, list(people.values()))
     watching = asyncio.create_task(live.run())
     phases, pages, formgrader, said = {}, {}, {}, {}
@@ -204,11 +218,15 @@ async def _graded_class(hub, grading, students: dict[str, tuple[str | None, int]
         for path in ("formgrader", "formgrader/api/assignments"):
             status, _ = await someone.request(someone.server(path))
             assert status == 404, (path, status)
-        for phase, run in (
-            ("collect", grading.collect),
-            ("autograde", grading.autograde),
-            ("feedback", grading.feedback),
-        ):
+        live.phase, begun = "collect", time.monotonic()
+        collected = await _button(teacher, f"assignment/{NAME}/collect")  # the formgrader's button
+        assert collected.get("success"), collected
+        phases[live.phase] = time.monotonic() - begun
+        await live.counted_in(live.phase)
+        # its autograde button runs as the instructor, not as nobody: refused, in one sentence, nothing graded
+        refused = await _button(teacher, f"submission/{NAME}/{next(iter(people))}/autograde")
+        said["autograde button"] = refused
+        for phase, run in (("autograde", grading.autograde), ("feedback", grading.feedback)):
             live.phase, begun = phase, time.monotonic()
             said[phase] = await loop.run_in_executor(None, run, STEP)
             phases[phase] = time.monotonic() - begun
@@ -236,7 +254,13 @@ async def _graded_class(hub, grading, students: dict[str, tuple[str | None, int]
         "delays": live.delays,
         "formgrader": formgrader,
         "set aside": said.get("autograde"),
+        "autograde button": said.get("autograde button"),
     }
+
+
+async def _button(teacher: Student, action: str) -> dict:
+    """Click a formgrader button: POST to its API in the instructor's server; nbgrader's JSON answer."""
+    return await teacher.json(teacher.server(f"formgrader/api/{action}"), "POST", b"", timeout=teacher.timeout)
 
 
 def _stranger_submits(hub, hub_python: str) -> None:
@@ -277,11 +301,8 @@ def test_a_class_is_graded_on_the_hub_exactly_and_each_sees_only_their_own(hub):
         name: (None if code is None else code.format(exchange=grading.exchange, course=grading.folder), earned)
         for name, (code, earned) in PLAN.items()
     }
-    grading.generate(STEP)
-    grading.release(STEP)
     started = time.monotonic()
     try:
-        _stranger_submits(hub, hub_python)
         seen = run_async(_graded_class(hub, grading, students))
     finally:
         accounts.remove_student(STRANGER)
@@ -301,6 +322,9 @@ def test_a_class_is_graded_on_the_hub_exactly_and_each_sees_only_their_own(hub):
         )
     assert scores == {name: earned for name, (_, earned) in students.items()}
     assert seen["formgrader"] == scores  # what the instructor's formgrader shows
+    button = seen["autograde button"]
+    refusal = nbgrader_hooks.NOT_ROOT.format(user=hubsetup.JUDGE_USER, assignment=NAME)
+    assert not button["success"] and refusal in f"{button.get('error')} {button.get('log')}", button
     assert seen["set aside"] == {
         STRANGER: f"{STRANGER} is not on the class list: their {NAME} was kept in {grading.folder / 'refused'} "
         "and not graded."
