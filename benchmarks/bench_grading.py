@@ -34,8 +34,36 @@ from helpers.checking.mistakes import MISTAKES  # noqa: E402
 ARGS = {"mean": "row", "variance": "row", "std": "row, eps", "normalise": "row, eps"}
 
 
+MODULE = (
+    "import torch\nfrom torch import nn\n{head}\nclass MyLayerNorm(nn.Module):\n"
+    "    def __init__(self, n_features, eps=1e-5):\n        super().__init__()\n        self.eps = eps\n"
+    "        self.gamma = nn.Parameter(torch.ones(n_features))\n        self.beta = nn.Parameter(torch.zeros(n_features))\n\n"
+    "    def forward(self, x):\n        {forward}\n"
+)
+MODULE_RIGHT = (
+    "mean = x.mean(-1, keepdim=True)\n        var = x.var(-1, keepdim=True, unbiased=False)\n"
+    "        return self.gamma * (x - mean) / torch.sqrt(var + self.eps) + self.beta"
+)
+
+
+def module_submissions(count: int) -> list[str]:
+    """Notebook 08's class: right modules, the variance's and ε's mistakes, PyTorch's own, tampering."""
+    good = MODULE.format(head="", forward=MODULE_RIGHT)
+    kinds = [
+        good,
+        MODULE.format(head="", forward=MODULE_RIGHT.replace(", unbiased=False", "")),
+        MODULE.format(head="", forward=MODULE_RIGHT.replace("var + self.eps", "var")),
+        MODULE.format(head="", forward="return nn.functional.layer_norm(x, x.shape[-1:], self.gamma, self.beta)"),
+        MODULE.format(head="torch.Tensor.var = lambda self, *a, **k: self * 0\n", forward=MODULE_RIGHT),
+        "import helpers.exercises\nhelpers.exercises.check = lambda s, f: True\n" + good,
+    ]
+    return [kinds[i % len(kinds)] for i in range(count)]
+
+
 def submissions(step: str, count: int) -> list[str]:
     """``count`` answer cells for ``step``: right, each catalogued mistake, tampering, in turn."""
+    if step in plan.MODULE_STEPS:
+        return module_submissions(count)
     name = plan.function_name(step)
     right = {
         "mean": "return sum(row) / len(row)",

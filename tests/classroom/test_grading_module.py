@@ -16,7 +16,9 @@ from classroom.grading import grade, plan
 from helpers.checking.mistakes import MISTAKES
 
 pytest.importorskip("torch")
-pytestmark = pytest.mark.slow  # each judgement is a fresh Python with torch (~1.5 s)
+# each judgement is a fresh Python with torch (~1.5 s): about a minute in all, run in the browser half,
+# which is the shorter one (tools/run/tests.py)
+pytestmark = [pytest.mark.slow, pytest.mark.browser_half]
 
 STEP = "module"
 HEAD = "import torch\nfrom torch import nn\n"

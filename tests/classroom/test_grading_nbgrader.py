@@ -259,3 +259,8 @@ def test_the_module_assignment_releases_the_notebooks_stub_and_grades_a_class(tm
     assert "Looks like a known mistake: dividing by n − 1." in bo and "Not judged" in bo
     cy = text_of((course.folder / "feedback" / "cy" / MODULE_NAME / f"{MODULE_NAME}.html").read_text())
     assert "PyTorch's own layer norm" in cy
+    for student in students:  # the hidden test's code and the solution's lines are in no feedback
+        page = (course.folder / "feedback" / student / MODULE_NAME / f"{MODULE_NAME}.html").read_text()
+        assert "BEGIN HIDDEN" not in page and ".passed" not in page and "BEGIN SOLUTION" not in page
+    solution = assignment._module_solutions()["forward"][-1].strip()  # the solution's return line
+    assert solution not in (course.folder / "feedback" / "cy" / MODULE_NAME / f"{MODULE_NAME}.html").read_text()
