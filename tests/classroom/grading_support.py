@@ -57,6 +57,20 @@ def python_fixture() -> str:
     return nbgrader_python()
 
 
+def gradebook_scores(course: Path) -> dict[str, float]:
+    """student → the sum of their autograded points, read from nbgrader's gradebook in ``course`` (SQLite)."""
+    import sqlite3
+
+    with sqlite3.connect(Path(course) / "gradebook.db") as db:
+        return dict(
+            db.execute(
+                "select s.student_id, sum(coalesce(g.auto_score, 0)) from grade g join submitted_notebook n "
+                "on g.notebook_id = n.id join submitted_assignment s on n.assignment_id = s.id "
+                "group by s.student_id"
+            ).fetchall()
+        )
+
+
 def text_of(page: str) -> str:
     """A feedback page as the student reads it: no tags, entities decoded, spaces folded."""
     return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))

@@ -25,7 +25,6 @@ import asyncio
 import json
 import pwd
 import re
-import sqlite3
 import subprocess
 import time
 import uuid
@@ -33,7 +32,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from grading_support import python_fixture, text_of  # noqa: F401 — the fixture `python`
+from grading_support import gradebook_scores, python_fixture, text_of  # noqa: F401 — the fixture `python`
 from patience import Deadline
 from test_grading_grader import expected_points, mistaken, planted
 
@@ -312,14 +311,7 @@ def test_a_class_is_graded_on_the_hub_exactly_and_each_sees_only_their_own(hub):
     wall = time.monotonic() - started
     assert not written  # the judge writes no file
 
-    with sqlite3.connect(grading.folder / "gradebook.db") as db:
-        scores = dict(
-            db.execute(
-                "select s.student_id, sum(coalesce(g.auto_score, 0)) from grade g join submitted_notebook n "
-                "on g.notebook_id = n.id join submitted_assignment s on n.assignment_id = s.id "
-                "group by s.student_id"
-            ).fetchall()
-        )
+    scores = gradebook_scores(grading.folder)
     assert scores == {name: earned for name, (_, earned) in students.items()}
     assert seen["formgrader"] == scores  # what the instructor's formgrader shows
     button = seen["autograde button"]

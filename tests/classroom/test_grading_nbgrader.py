@@ -12,12 +12,11 @@ from __future__ import annotations
 import csv
 import json
 import os
-import sqlite3
 import subprocess
 from pathlib import Path
 
 import pytest
-from grading_support import python_fixture, text_of  # noqa: F401 — the fixture `python`
+from grading_support import gradebook_scores, python_fixture, text_of  # noqa: F401 — the fixture `python`
 
 from classroom.grading import assignment, cycle, plan
 
@@ -116,14 +115,7 @@ def test_a_graded_assignment_from_release_to_export(tmp_path, python):
     assert "The answer cell is empty: nothing was submitted." in feedback["kim"]
     assert (course.folder / "submitted" / "ida" / NAME / f"{NAME}.ipynb.unreadable").read_text() == '{"cells": ['
 
-    with sqlite3.connect(course.folder / "gradebook.db") as db:
-        scores = dict(
-            db.execute(
-                "select s.student_id, sum(coalesce(g.auto_score, 0)) from grade g "
-                "join submitted_notebook n on g.notebook_id = n.id join submitted_assignment s on n.assignment_id = s.id "
-                "group by s.student_id"
-            ).fetchall()
-        )
+    scores = gradebook_scores(course.folder)
     assert scores == {student: expected for student, (_, _, expected) in STUDENTS.items()}
 
     for student in STUDENTS:
@@ -246,14 +238,7 @@ def test_the_module_assignment_releases_the_notebooks_stub_and_grades_a_class(tm
         (folder / f"{MODULE_NAME}.ipynb").write_text(json.dumps(nb))
     course.autograde(MODULE)
     course.nbgrader("generate_feedback", MODULE_NAME, "--force")
-    with sqlite3.connect(course.folder / "gradebook.db") as db:
-        scores = dict(
-            db.execute(
-                "select s.student_id, sum(coalesce(g.auto_score, 0)) from grade g "
-                "join submitted_notebook n on g.notebook_id = n.id join submitted_assignment s on n.assignment_id = s.id "
-                "group by s.student_id"
-            ).fetchall()
-        )
+    scores = gradebook_scores(course.folder)
     assert scores == {student: expected for student, (_, expected) in students.items()}
     bo = text_of((course.folder / "feedback" / "bo" / MODULE_NAME / f"{MODULE_NAME}.html").read_text())
     assert "Looks like a known mistake: dividing by n − 1." in bo and "Not judged" in bo
