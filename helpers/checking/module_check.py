@@ -7,7 +7,8 @@ last axis is the features. Checked, in order: it can be built for 3, 5 and 128 f
 width fails at 5), it has learnable γ and β (one per feature; a missing one is named), its output
 matches LayerNorm on unseen batches, near zero and far from it, in float32 and float64 (so the one-pass
 variance is named in both), with a token of small spread (where ε shows) and, at 128 features, one with
-a value far out (|x̂| ≈ 11, so that clipping shows), and it leaves its input as it was; it uses γ and β
+a value far out (|x̂| ≈ 11, so that clipping shows), it leaves its input as it was and it does not call
+PyTorch's own layer norm (helpers.checking.module_forward); it uses γ and β
 the right way round, and its gradients for the input, γ and β are those of torch's own layer_norm
 (helpers.checking.module_gradients); it follows its own eps, built with eps=0.1 (a class, or an
 instance's class), or with its float ``eps`` set to 0.1, so a hard-coded 1e-5 is caught; where neither
