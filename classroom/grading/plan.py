@@ -24,12 +24,24 @@ MATRIX_STEPS = ("layer_norm", "module")  # a matrix adds the mistakes only a mat
 # The answer is a class; its own mistakes (outcomes.MODULE_MISTAKES) are tested too.
 MODULE_STEPS = ("module",)
 GIVEN_X_HAT = ("scale_shift",)  # given x̂: no normalising mistake, nor "the row not normalised", can happen
-# A module's check stops at its first problem, in this order: how it is built (its parameters), its forward
-# (no torch layer norm, its input left as it was), its outputs against LayerNorm's (the formula's mistakes),
-# its gradients, and last its own ε. So a verdict judges only what comes before it: these two come last.
+# A module's check stops at its first problem, in this order (helpers/checking/module_check.py): every width
+# built and run (its parameters, its forward: no torch layer norm, its input left alone), then width by width
+# its outputs against LayerNorm's (the formula's mistakes, all of which show at the first width but the
+# hard-coded width) and its gradients, and last its own ε. A verdict judges only what comes before it.
+MODULE_BUILT = (
+    "no-super-init",
+    "no-parameters",
+    "parameter-shape",
+    "scalar-gamma",
+    "torch-layer-norm",
+    "mutates-input",
+)
+MODULE_GRADIENTS = ("initial-values", "gamma-beta")
 MODULE_LAST = ("no-eps-argument", "eps-ignored")
-# Named only where it stops before the outputs are compared, or at a later width than the first.
-MODULE_EARLY = ("hard-coded-width", "scalar-gamma")
+# Named where the check stops early, or late: judged alone ("not-differentiable": a forward that returns
+# numpy, while built, or gradients that do not flow; "hard-coded-width": a width that fails to build, or
+# a formula right only at the first width).
+MODULE_EARLY = ("hard-coded-width", "not-differentiable")
 MISTAKE_POINTS = 1
 HIDDEN_POINTS = 2
 
@@ -89,14 +101,17 @@ def _formula_mistakes(step: str) -> list[tuple[str, str]]:
 
 
 def judged(step: str, named: set[str], key: str) -> bool:
-    """Whether a verdict naming the mistakes ``named`` (and no other) judged the test of mistake ``key``:
-    for a row or matrix step, always (the values were compared). For a module, a verdict of the formula's
-    mistakes judged the formula's other tests (its outputs were compared), one of its own last mistakes
-    (ε) judged every test, and any other stopped the check before the rest: only its own test is judged."""
+    """Whether a verdict naming the mistakes ``named`` (and no other) judged the test of mistake ``key``.
+    A row or matrix step: always (its values were all compared). A module: its own ε's mistakes come last,
+    so they judged everything; a formula's mistake or a gradient's judged every width's build and run and
+    the formula's other mistakes (all show at the first width, but the hard-coded width); anything else
+    stopped the check before the rest, so it judged only its own test."""
     if step not in MODULE_STEPS or key in named or named <= set(MODULE_LAST):
         return True
     formula = {k for k, _ in _formula_mistakes(step)} - set(MODULE_LAST) - set(MODULE_EARLY)
-    return named <= formula and key in formula
+    if named and named <= formula | set(MODULE_GRADIENTS):
+        return key in formula or key in MODULE_BUILT
+    return False
 
 
 def tests_for(step: str) -> list[Test]:

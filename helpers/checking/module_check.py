@@ -3,13 +3,14 @@
 Imported by :func:`helpers.checking.exercises.check` only for ``step="module"``, so torch is never imported
 by ``import helpers``; it never imports exercises (what both need is in helpers.checking.results). The
 module may be a class taking ``(n_features, eps=1e-5)`` or an instance; its forward takes a tensor whose
-last axis is the features. Checked, in order: it can be built for 3, 5 and 128 features (a hard-coded
-width fails at 5), it has learnable γ and β (one per feature; a missing one is named), its output
+last axis is the features. Checked, in order: first, at every width, that it can be built for 3, 5 and
+128 features (a hard-coded width fails at 5), that it has learnable γ and β (one per feature; a missing
+one is named) and that its forward runs on each batch, leaves its input as it was and does not call
+PyTorch's own layer norm (helpers.checking.module_forward); then, width by width, that its output
 matches LayerNorm on unseen batches, near zero and far from it, in float32 and float64 (so the one-pass
 variance is named in both), with a token of small spread (where ε shows) and, at 128 features, one with
-a value far out (|x̂| ≈ 11, so that clipping shows), it leaves its input as it was and it does not call
-PyTorch's own layer norm (helpers.checking.module_forward); it uses γ and β
-the right way round, and its gradients for the input, γ and β are those of torch's own layer_norm
+a value far out (|x̂| ≈ 11, so that clipping shows), that it uses γ and β the right way round, and
+that its gradients for the input, γ and β are those of torch's own layer_norm
 (helpers.checking.module_gradients); it follows its own eps, built with eps=0.1 (a class, or an
 instance's class), or with its float ``eps`` set to 0.1, so a hard-coded 1e-5 is caught; where neither
 can be done, the ✓ says ε was not checked (helpers.checking.module_eps). A missing
@@ -104,7 +105,7 @@ def _check_module(module) -> CheckResult:
         return fail(scalar, "scalar-gamma")
     widths = WIDTHS if isinstance(module, type) else (_width(module),)
     wide = False  # γ and β of shape (1, n): accepted, and said so
-    earlier, checked = [], []  # the batches of the widths already found right, and those widths
+    built_all = []  # (n, layer, its batches' outcomes, its eps): every width built and run before any is compared
     for n in widths:
         if n is None:
             return fail(
@@ -144,7 +145,6 @@ def _check_module(module) -> CheckResult:
         wide = wide or any(p.dim() > 1 for p in params)
         outcomes = []
         eps = eps_of(layer)  # its own ε (nn.LayerNorm(n, eps=1e-6) is checked against ε = 1e-6)
-        eps_words = "" if eps == DEFAULT_EPS else f"; checked with its own ε = {eps:g} (its eps attribute)"
         for label, dtype, x in _batches(rng, n):
             result = _forward(layer, x, getattr(torch, dtype), n)
             count += 1
@@ -157,6 +157,11 @@ def _check_module(module) -> CheckResult:
                 np.float32 if dtype == "float32" else np.float64,
             )
             outcomes.append((case, result))
+        built_all.append((n, layer, outcomes, eps))
+    # Every width was built, with its parameters, and ran without calling torch's layer norm or changing its
+    # input: what a module's own mistakes are, judged before any output is (classroom/grading/plan.py relies on it).
+    earlier, checked = [], []  # the batches of the widths already found right, and those widths
+    for n, layer, outcomes, eps in built_all:
         problem = _compare(outcomes, earlier, checked)
         if problem is not None:
             return fail(*problem)
@@ -164,8 +169,9 @@ def _check_module(module) -> CheckResult:
         if problem is not None:
             return fail(*problem)
         earlier, checked = earlier + outcomes, checked + [n]
-        if n == widths[0]:
-            first = (layer, n)
+    first = (built_all[0][1], built_all[0][0])  # (layer, n) of the first width
+    eps = built_all[0][3]
+    eps_words = "" if eps == DEFAULT_EPS else f"; checked with its own ε = {eps:g} (its eps attribute)"
     problem, unchecked = own_eps(module, *first, rng)  # after the widths: a hard-coded width is named first
     if problem is not None:
         return fail(*problem)

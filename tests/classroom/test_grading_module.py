@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from classroom.grading import grade, plan
-from helpers.checking.mistakes import MISTAKES
+from helpers.checking.mistakes import KEYS, MISTAKES
 
 pytest.importorskip("torch")
 # each judgement is a fresh Python with torch (~1.5 s): about a minute in all, run in the browser half,
@@ -196,3 +196,44 @@ def test_a_module_that_patches_torch_while_judged_earns_nothing_and_says_so():
 def test_pytorchs_own_layer_norm_earns_nothing():
     result = grade.grade_code(STEP, HEAD + "MyLayerNorm = nn.LayerNorm\n")
     assert result.score == 0 and "PyTorch's own layer norm" in result.outcomes[-1].sentence
+
+
+# What plan.judged relies on, checked on the checker itself (in this process: no grade, only the verdict)
+
+
+def _defined(code: str):
+    space: dict = {}
+    exec(compile(code, "<answer cell>", "exec"), space)  # noqa: S102 — the test's own answer cells
+    return space["MyLayerNorm"]
+
+
+@pytest.mark.parametrize("mistake", [m for m in planted() if m.key not in plan.MODULE_EARLY], ids=lambda m: m.key)
+def test_each_formula_mistake_of_a_module_shows_at_the_first_width(mistake):
+    from helpers.checking.exercises import check
+
+    verdict = check(STEP, _defined(mistaken(mistake)))
+    assert not verdict.passed
+    if verdict.mistake in KEYS:  # a formula mistake named: where the check stopped is the first width, (2, 4, 3)
+        assert "(2, 4, 3)" in verdict.case, (mistake.key, verdict.case)
+
+
+@pytest.mark.parametrize("key", ["mutates-input", "torch-layer-norm", "no-super-init"])
+def test_a_modules_own_mistake_at_a_later_width_is_named_before_any_formula_mistake(key):
+    """Every width is built and run before any output is compared: a module's own mistake that shows only
+    at 5 features is named even when its formula is wrong at 3 (so a formula verdict judged them all)."""
+    from helpers.checking.exercises import check
+
+    wrong = NORMALISED.replace(", unbiased=False", "")  # n − 1 at every width
+    forward = {
+        "mutates-input": f"y = self.gamma * {wrong} + self.beta\nif x.shape[-1] == 5:\n    x.zero_()\nreturn y",
+        "torch-layer-norm": "if x.shape[-1] == 5:\n    return nn.functional.layer_norm(x, x.shape[-1:])\n"
+        f"return self.gamma * {wrong} + self.beta",
+        "no-super-init": f"return self.gamma * {wrong} + self.beta",
+    }[key]
+    code = module(forward)
+    if key == "no-super-init":  # at 5 features only
+        code = code.replace(
+            "        super().__init__()\n", "        if n_features != 5:\n            super().__init__()\n"
+        )
+    verdict = check(STEP, _defined(code))
+    assert verdict.mistake == key, verdict
