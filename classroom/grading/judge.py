@@ -145,6 +145,12 @@ def _read(out: str, seal: str, name: str, timed_out: bool, timeout: float, code:
             problem = "Your code ended the grading process before it was judged, so it earns nothing."
         return Verdict(False, problem=problem), 0
     report = json.loads(lines[-1][len(mark) :])
+    if "grader_problem" in report:  # the grader could not check even its own module: nothing was judged
+        return Verdict(
+            False,
+            problem="The grader could not run its checks here, so nothing was judged and this is not your "
+            f"grade: tell the course's staff ({report['grader_problem']}).",
+        ), 0
     peak = int(report.get("peak_kib", 0))
     ignored = [_refused(report["refused"])] if report["refused"] else []
     ignored += [_patched(report["patched"])] if report["patched"] else []

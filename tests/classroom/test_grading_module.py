@@ -237,3 +237,20 @@ def test_a_modules_own_mistake_at_a_later_width_is_named_before_any_formula_mist
         )
     verdict = check(STEP, _defined(code))
     assert verdict.mistake == key, verdict
+
+
+def test_a_grader_without_torch_says_it_judged_nothing(tmp_path):
+    """Judged with a Python whose torch cannot be imported: no grade is blamed on the student's code."""
+    import sys
+
+    fake = tmp_path / "torch"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("raise ImportError('no torch in this environment')\n")
+    wrapper = tmp_path / "python"
+    # the judge starts `python -I …`; this Python drops the -I, so that the broken torch above comes first
+    wrapper.write_text(f'#!/bin/sh\nshift\nPYTHONPATH={tmp_path} exec {sys.executable} "$@"\n')
+    wrapper.chmod(0o755)
+    result = grade.grade_code(STEP, RIGHT[0], python=str(wrapper))
+    assert result.score == 0
+    assert result.problem.startswith("The grader could not run its checks here, so nothing was judged"), result.problem
+    assert "no torch in this environment" in result.problem
