@@ -254,3 +254,45 @@ def test_a_grader_without_torch_says_it_judged_nothing(tmp_path):
     assert result.score == 0
     assert result.problem.startswith("The grader could not run its checks here, so nothing was judged"), result.problem
     assert "no torch in this environment" in result.problem
+
+
+# The judged rule, from the spec (written out here, not computed with plan.judged): which tests each verdict earns
+NOT_REACHED_AFTER_OUTPUTS = {
+    "hard-coded-width",
+    "eps-ignored",
+    "no-eps-argument",
+    "initial-values",
+    "gamma-beta",
+    "not-differentiable",
+}
+
+
+@pytest.mark.parametrize(
+    "key, code, lost",
+    [
+        (
+            "n-1",
+            module(NORMALISED.replace(", unbiased=False", "").join(("return self.gamma * ", " + self.beta"))),
+            {"n-1"} | NOT_REACHED_AFTER_OUTPUTS,
+        ),
+        ("eps-ignored", OWN["eps-ignored"], {"eps-ignored"}),
+        (
+            "gamma-beta",
+            OWN["gamma-beta"],
+            {
+                "gamma-beta",
+                "hard-coded-width",
+                "eps-ignored",
+                "no-eps-argument",
+                "initial-values",
+                "not-differentiable",
+            },
+        ),
+        ("no-super-init", OWN["no-super-init"], {key for key, _ in plan.mistakes_for(STEP)}),
+    ],
+)
+def test_a_verdict_earns_exactly_the_tests_it_judged(key, code, lost):
+    result = grade.grade_code(STEP, code)
+    failed = {o.test.key for o in result.outcomes if not o.passed and not o.test.hidden}
+    assert failed == lost, grade.feedback_text(result)
+    assert result.score == len(plan.mistakes_for(STEP)) - len(lost), grade.feedback_text(result)
