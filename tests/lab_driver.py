@@ -7,6 +7,7 @@ JupyterLab is driven through its own commands (window.jupyterapp, exposed by the
 from __future__ import annotations
 
 import contextlib
+import json
 import shutil
 from pathlib import Path
 
@@ -39,10 +40,13 @@ OPEN_NOTEBOOK = """async (path) => {
 }"""
 
 # The stored outputs go first, so that everything checked afterwards was made in this browser.
+# Run All is started, not awaited: its promise settles only when every cell has run, and a reply lost on the
+# way would leave it waiting for ever (Playwright's evaluate has no time-out; seen once under load). The
+# state FINISHED below is waited for instead, with a deadline.
 RUN_ALL = """async () => {
     const app = window.jupyterapp;
     await app.commands.execute('notebook:clear-all-cell-outputs');
-    await app.commands.execute('notebook:run-all-cells');
+    app.commands.execute('notebook:run-all-cells');
 }"""
 
 # Finished when the kernel is idle and no cell is waiting ([*]); every code cell should then have a
@@ -123,8 +127,26 @@ MARK_OUTPUT = """([source, name]) => {
 }"""
 
 
+def within(page, script: str, arg=None, *, what: str, ms: int):
+    """``page.evaluate(script, arg)`` for an async ``script``, failing with "``what`` took longer than …" after
+    ``ms`` milliseconds (on a quiet machine; scaled) instead of waiting for ever: Playwright's evaluate has
+    no time-out of its own."""
+    wrapped = f"""async ([arg, ms]) => {{
+        const work = ({script})(arg);
+        const late = new Promise((_, fail) => setTimeout(
+            () => fail(new Error({json.dumps(what)} + ' took longer than ' + ms + ' ms')), ms));
+        return await Promise.race([work, late]);
+    }}"""
+    return page.evaluate(wrapped, [arg, scaled_ms(ms)])
+
+
+def open_notebook(page, path: str) -> str:
+    """Open ``path`` in JupyterLab and wait until its kernel is ready; the panel's id."""
+    return within(page, OPEN_NOTEBOOK, path, what=f"opening {path} and starting its kernel", ms=120_000)
+
+
 def open_and_run(page, path: str) -> dict:
-    page.evaluate(OPEN_NOTEBOOK, path)
+    open_notebook(page, path)
     page.evaluate(RUN_ALL)
     page.wait_for_function(FINISHED, timeout=scaled_ms(CELL_TIMEOUT_MS), polling=100)
     try:
@@ -135,7 +157,7 @@ def open_and_run(page, path: str) -> dict:
 
 
 def close_notebook(page) -> None:
-    page.evaluate(CLOSE)
+    within(page, CLOSE, what="closing the notebook and shutting its kernel down", ms=60_000)
 
 
 def save_screenshot(page, name: str) -> Path:

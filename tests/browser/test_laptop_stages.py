@@ -26,7 +26,15 @@ import pytest
 from patience import scaled_ms
 
 from browser_support import ARTIFACTS
-from lab_driver import CELL_TIMEOUT_MS, CLOSE, FINISHED, OPEN_NOTEBOOK, RUN_ALL, WIDGETS_DRAWN, shared_session
+from lab_driver import (
+    CELL_TIMEOUT_MS,
+    FINISHED,
+    RUN_ALL,
+    WIDGETS_DRAWN,
+    close_notebook,
+    open_notebook,
+    shared_session,
+)
 from laptop_support import KEY_COLUMN_NAMES, KEY_COLUMNS_HIDDEN, OPEN_SIDEBAR, OVERFLOWS
 
 pytestmark = pytest.mark.browser
@@ -178,7 +186,7 @@ def test_every_stage_shows_its_results_or_says_it_scrolls(laptop, path):
     name = path.split("/")[-1][:-6]
     problems, figures, spare = [], {size: [] for size in SIZES}, set()
     _resize(page, "1024")
-    page.evaluate(OPEN_NOTEBOOK, path)
+    open_notebook(page, path)
     try:
         page.evaluate(OPEN_SIDEBAR)
         page.evaluate(RUN_ALL)
@@ -201,7 +209,7 @@ def test_every_stage_shows_its_results_or_says_it_scrolls(laptop, path):
             _resize(page, size)
             _shoot(page, f"{name}-{size}-end")
     finally:
-        page.evaluate(CLOSE)
+        close_notebook(page)
     for size in SIZES:
         print(f"{name} at {size}×768, {stages} stages: " + ("; ".join(figures[size]) or "nothing scrolls"))
     if spare:
@@ -235,7 +243,7 @@ def test_the_row_editor_on_a_laptop_says_a_problem_once_and_the_eps_it_uses(lapt
     twice), and ε = 0 reads the same beside the slider as in the exact-ε field (not 1.0e-12)."""
     page = laptop
     _resize(page, size)
-    page.evaluate(OPEN_NOTEBOOK, "notebooks/04_epsilon_and_std.ipynb")
+    open_notebook(page, "notebooks/04_epsilon_and_std.ipynb")
     try:
         page.evaluate(OPEN_SIDEBAR)
         page.evaluate(RUN_ALL)
@@ -263,4 +271,4 @@ def test_the_row_editor_on_a_laptop_says_a_problem_once_and_the_eps_it_uses(lapt
         assert editor.locator(".widget-readout:visible").count() == 0  # no "1.0e-12" beside ε = 0
         _shoot(page, f"04_epsilon_and_std-{size}-eps-0")
     finally:
-        page.evaluate(CLOSE)
+        close_notebook(page)
