@@ -140,6 +140,21 @@ def within(page, script: str, arg=None, *, what: str, ms: int):
     return page.evaluate(wrapped, [arg, scaled_ms(ms)])
 
 
+STARTED = "async () => { await window.jupyterapp.started; await window.jupyterapp.restored; }"
+
+
+def wait_until_started(page) -> None:
+    """JupyterLab started and its workspace restored."""
+    within(page, STARTED, what="JupyterLab's start and its workspace's restore", ms=60_000)
+
+
+def open_sidebar(page) -> None:
+    """The file browser open on the left, as JupyterLab opens on a laptop by default."""
+    from laptop_support import OPEN_SIDEBAR
+
+    within(page, OPEN_SIDEBAR, what="opening the file browser", ms=30_000)
+
+
 def open_notebook(page, path: str) -> str:
     """Open ``path`` in JupyterLab and wait until its kernel is ready; the panel's id."""
     return within(page, OPEN_NOTEBOOK, path, what=f"opening {path} and starting its kernel", ms=120_000)
@@ -250,7 +265,7 @@ def close_shared_session() -> None:
 def open_lab(page, lab) -> None:
     page.goto(lab.url("/lab"))
     page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=scaled_ms(60_000))
-    page.evaluate("async () => { await window.jupyterapp.started; await window.jupyterapp.restored; }")
+    wait_until_started(page)
     page.evaluate("""async () => {  // more room for the notebook: no file browser
         const app = window.jupyterapp;
         if (!app.shell.leftCollapsed) await app.commands.execute('application:toggle-left-area');

@@ -33,9 +33,11 @@ from lab_driver import (
     WIDGETS_DRAWN,
     close_notebook,
     open_notebook,
+    open_sidebar,
     shared_session,
+    wait_until_started,
 )
-from laptop_support import KEY_COLUMN_NAMES, KEY_COLUMNS_HIDDEN, OPEN_SIDEBAR, OVERFLOWS
+from laptop_support import KEY_COLUMN_NAMES, KEY_COLUMNS_HIDDEN, OVERFLOWS
 
 pytestmark = pytest.mark.browser
 
@@ -146,8 +148,8 @@ def laptop():
     # (a navigation that would destroy the page's context under the next evaluate).
     page.goto(session.lab.url("/lab/workspaces/laptop"), timeout=scaled_ms(180_000))
     page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=scaled_ms(60_000))
-    page.evaluate("async () => { await window.jupyterapp.started; await window.jupyterapp.restored; }")
-    page.evaluate(OPEN_SIDEBAR)
+    wait_until_started(page)
+    open_sidebar(page)
     yield page
     page.close()
 
@@ -188,7 +190,7 @@ def test_every_stage_shows_its_results_or_says_it_scrolls(laptop, path):
     _resize(page, "1024")
     open_notebook(page, path)
     try:
-        page.evaluate(OPEN_SIDEBAR)
+        open_sidebar(page)
         page.evaluate(RUN_ALL)
         page.wait_for_function(FINISHED, timeout=scaled_ms(CELL_TIMEOUT_MS), polling=200)
         page.wait_for_function(WIDGETS_DRAWN, timeout=scaled_ms(20_000), polling=200)
@@ -245,7 +247,7 @@ def test_the_row_editor_on_a_laptop_says_a_problem_once_and_the_eps_it_uses(lapt
     _resize(page, size)
     open_notebook(page, "notebooks/04_epsilon_and_std.ipynb")
     try:
-        page.evaluate(OPEN_SIDEBAR)
+        open_sidebar(page)
         page.evaluate(RUN_ALL)
         page.wait_for_function(FINISHED, timeout=scaled_ms(CELL_TIMEOUT_MS), polling=200)
         page.wait_for_function(WIDGETS_DRAWN, timeout=scaled_ms(20_000), polling=200)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from browser_support import ARTIFACTS
-from lab_driver import MARK_OUTPUT, close_notebook, open_and_run, shared_session
-from laptop_support import OPEN_SIDEBAR, OVERFLOWS
+from lab_driver import MARK_OUTPUT, close_notebook, open_and_run, open_sidebar, shared_session
+from laptop_support import OVERFLOWS
 
 pytestmark = pytest.mark.browser
 
@@ -36,7 +36,7 @@ def views_page():
     nbformat.write(notebook, session.folder / "notebooks" / "views_at_1024.ipynb")
     page = session.page
     page.set_viewport_size({"width": 1024, "height": 768})
-    page.evaluate(OPEN_SIDEBAR)
+    open_sidebar(page)
     report = open_and_run(page, "notebooks/views_at_1024.ipynb")
     assert not report["problems"], report["problems"]
     for source, name in zip(CELLS[1:], NAMES):
