@@ -108,7 +108,15 @@ def torch_layer_norm(x, weight=None, bias=None, eps=EPS) -> np.ndarray:
 # not choose their own number; every other run keeps Hypothesis's number of examples.
 settings.register_profile("layernorm", deadline=None)
 settings.register_profile("fast", parent=settings.get_profile("layernorm"), max_examples=20)
-settings.load_profile(os.environ.get("LAYERNORM_HYPOTHESIS_PROFILE") or "layernorm")
+HYPOTHESIS_PROFILE = os.environ.get("LAYERNORM_HYPOTHESIS_PROFILE") or "layernorm"
+settings.load_profile(HYPOTHESIS_PROFILE)
+
+
+def examples(full: int, fast: int) -> int:
+    """The number of examples for a property test that chooses its own: ``full`` in every run but the fast
+    loop's (`run.py test --fast` and `--changed`), which tries ``fast`` of them. The family tests draw with
+    ``derandomize=True``, so their fast run is a fixed part of the family; `run.py test` draws all ``full``."""
+    return fast if HYPOTHESIS_PROFILE == "fast" else full
 
 
 def pytest_configure(config):

@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 
 from helpers.forensics.fingerprints import fingerprint
 
+from conftest import examples
+
 pytest.importorskip("torch")  # the bfloat16 members compute in torch
 SPACE = space()
 
@@ -86,7 +88,7 @@ def wrong_attributes(spec: Spec, found) -> list[str]:
     return wrong
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150, fast=20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(spec=st.sampled_from(SPACE))
 def test_every_stated_attribute_is_true_or_cannot_tell(spec):
     found = fingerprint(build(spec), "member")
