@@ -116,8 +116,10 @@ HYPOTHESIS_PROFILE_VARIABLE = "LAYERNORM_HYPOTHESIS_PROFILE"
 
 
 # What the fast loop leaves out of each pytest process: nbval's plugin (it imports nbformat, jsonschema and
-# a grammar built at import: about 2.5 s of start-up in the controller and in each worker, for no notebook run).
-FAST_PLUGINS_OFF = ["-p", "no:nbval"]
+# a grammar built at import: about 2.5 s of start-up in the controller and in each worker, for no notebook
+# run), and the modules of tests/browser/, each of whose tests tests/conftest.py marks browser (importing
+# them cost each worker about 3 s of collection, for tests it then left out).
+FAST_LEAVES_OUT = ["-p", "no:nbval", "--ignore=tests/browser"]
 
 
 def keep_bytecode() -> None:
@@ -142,7 +144,7 @@ def cmd_test_fast(extra: list[str], reports: Path) -> int:
     python = ensure_env()
     os.environ.setdefault(HYPOTHESIS_PROFILE_VARIABLE, "fast")
     keep_bytecode()
-    cmd = [str(python), "-m", "pytest", "tests", "-m", FAST_MARKERS, "-q", "-p", "no:cacheprovider", *FAST_PLUGINS_OFF]
+    cmd = [str(python), "-m", "pytest", "tests", "-m", FAST_MARKERS, "-q", "-p", "no:cacheprovider", *FAST_LEAVES_OUT]
     code = run([*cmd, *fast_workers(python, extra), *report_option(extra, reports / "fast.xml"), *extra])
     lint = run([str(python), "-m", "ruff", "check", "."])
     say(
