@@ -18,6 +18,12 @@ import numpy as np
 import pytest
 from hypothesis import settings
 
+# nbformat imports jsonschema, whose format checks build ~35 Lark parsers at import when rfc3987-syntax is
+# installed (jupyter-events brings it): 1-2 s of CPU in every test process, for an "iri" format that no
+# schema here uses. Marked missing, jsonschema leaves that one check out, as where it is not installed (the
+# class hub uninstalls it for the same reason: classroom/hub/install.py). Kernels and servers are other processes.
+sys.modules.setdefault("rfc3987_syntax", None)
+
 # tests/ is on sys.path (this file's folder) for the shared support modules; the root is too, for
 # `import tools.<job>.<module>` from any folder of tests.
 ROOT = Path(__file__).resolve().parent.parent
@@ -108,7 +114,15 @@ def torch_layer_norm(x, weight=None, bias=None, eps=EPS) -> np.ndarray:
 # not choose their own number; every other run keeps Hypothesis's number of examples.
 settings.register_profile("layernorm", deadline=None)
 settings.register_profile("fast", parent=settings.get_profile("layernorm"), max_examples=20)
-settings.load_profile(os.environ.get("LAYERNORM_HYPOTHESIS_PROFILE") or "layernorm")
+HYPOTHESIS_PROFILE = os.environ.get("LAYERNORM_HYPOTHESIS_PROFILE") or "layernorm"
+settings.load_profile(HYPOTHESIS_PROFILE)
+
+
+def examples(full: int, fast: int) -> int:
+    """The number of examples for a property test that chooses its own: ``full`` in every run but the fast
+    loop's (`run.py test --fast` and `--changed`), which tries ``fast`` of them. The family tests draw with
+    ``derandomize=True``, so their fast run is a fixed part of the family; `run.py test` draws all ``full``."""
+    return fast if HYPOTHESIS_PROFILE == "fast" else full
 
 
 def pytest_configure(config):

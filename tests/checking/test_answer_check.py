@@ -27,7 +27,7 @@ from helpers.checking.answers import (
     typed_places,
 )
 
-from conftest import EPS
+from conftest import EPS, examples
 from conftest import LESSON_X as X
 
 ROW1, ROW5 = X[0], X[4]
@@ -280,7 +280,7 @@ def test_every_quantity_is_checkable():
         )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60, fast=15), deadline=None)
 @given(
     row=st.lists(st.floats(-100, 100, allow_nan=False).map(lambda v: round(v, 3)), min_size=2, max_size=8),
     places=st.integers(3, 9),

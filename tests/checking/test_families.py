@@ -23,6 +23,8 @@ import learners  # noqa: E402
 from helpers.checking.cases import cases, mistakes  # noqa: E402
 from helpers.checking.exercises import check  # noqa: E402
 
+from conftest import examples  # noqa: E402
+
 hypothesis = pytest.importorskip("hypothesis")
 pytest.importorskip("torch")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
@@ -129,7 +131,7 @@ def judge(step, member):
     assert same_results(step, member, result.mistake), ("a wrong name", step, member, result)
 
 
-@settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(400, fast=60), deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(st.data())
 def test_a_composed_learner_gets_check_only_when_right_and_its_mistake_named(data):
     step = data.draw(st.sampled_from(STEPS), label="step")
@@ -157,7 +159,7 @@ OTHER_KINDS = {
 }
 
 
-@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(150, fast=20), deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(st.data())
 def test_results_of_other_kinds_never_get_check(data):
     step = data.draw(st.sampled_from(STEPS), label="step")
@@ -188,7 +190,7 @@ MODULE_FAMILY = [
 ]
 
 
-@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(60, fast=15), deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(st.sampled_from(MODULE_FAMILY))
 def test_a_composed_module_gets_check_only_when_right_and_no_wrong_name(member):
     precision, shape, mistake = member

@@ -8,6 +8,8 @@ import pytest
 
 from helpers.checking.exercises import check
 
+from conftest import examples
+
 hypothesis = pytest.importorskip("hypothesis")
 torch = pytest.importorskip("torch")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
@@ -93,7 +95,7 @@ values = st.recursive(
 errors = st.sampled_from([ValueError("bad"), ZeroDivisionError(), SystemExit(3), KeyboardInterrupt(), RecursionError()])
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(300, fast=60), deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(step=st.sampled_from(STEPS), value=values, error=st.one_of(st.none(), errors))
 def test_check_never_raises_and_gives_no_check_mark_to_what_is_not_numbers(step, value, error):
     def learner(*args):
@@ -107,7 +109,7 @@ def test_check_never_raises_and_gives_no_check_mark_to_what_is_not_numbers(step,
     repr(result), result._repr_html_()
 
 
-@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(60, fast=15), deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(value=values)
 def test_the_module_check_never_raises_whatever_forward_returns(value):
     from torch import nn

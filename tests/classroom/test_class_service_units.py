@@ -133,7 +133,8 @@ def service():
     StandIn.received, StandIn.status, StandIn.gate = [], 201, threading.Event()
     StandIn.gate.set()
     server = ThreadingHTTPServer(("127.0.0.1", 0), StandIn)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # shutdown() waits for the loop's next look at its flag: every 0.5 s by default, every 0.01 s here
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}/services/class/"
     server.shutdown()
 

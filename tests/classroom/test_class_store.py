@@ -63,7 +63,8 @@ def postgres_url():
         shutil.rmtree(folder, ignore_errors=True)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+# A real PostgreSQL server starts (initdb, pg_ctl) in seconds: its cases are slow, run by `run.py test`.
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def where(request, tmp_path):
     """Where the store keeps its rows: a file path, or a URL of an empty PostgreSQL database."""
     if request.param == "sqlite":

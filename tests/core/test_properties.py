@@ -26,10 +26,10 @@ import helpers  # noqa: E402
 from helpers import format_number, layer_norm, layer_norm_steps, load_matrix, round_half_up  # noqa: E402
 from helpers.display import steps_text  # noqa: E402
 
-from conftest import torch_layer_norm  # noqa: E402
+from conftest import examples, torch_layer_norm  # noqa: E402
 
 UNIT_ROUNDOFF = np.finfo(np.float64).eps / 2
-FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=examples(60, fast=20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 shapes = hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=6)
 scales = st.floats(1e-3, 1e3)
@@ -227,7 +227,7 @@ def test_steps_text_never_shows_negative_zero(row, places):
 # A bad file is a ValueError and nothing else
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150, fast=30), deadline=None)
 @given(
     st.one_of(
         st.binary(max_size=300),
@@ -256,7 +256,7 @@ def test_load_matrix_returns_finite_float64_matrix_or_raises_value_error(tmp_pat
     assert matrix.size > 0 and np.all(np.isfinite(matrix))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100, fast=30), deadline=None)
 @given(st.text(max_size=100))
 @example(",")  # once an empty array instead of an error
 @example("[]")

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import helpers
 from helpers.core.published_table import CONVENTIONS, check_published_output, smallest_zero_sum_squares
 
-from conftest import EPS, LESSON_X, torch_layer_norm
+from conftest import EPS, LESSON_X, examples, torch_layer_norm
 from conftest import PUBLISHED_OUTPUT as PUBLISHED
 
 HALF_UNIT = 0.005  # the table is printed to 2 places
@@ -139,7 +139,7 @@ def test_a_different_eps_is_recognised_as_possible_but_not_this_one():
     CONVENTIONS,
     ids=lambda c: ("unbiased" if c.unbiased else "biased") + ("-eps-inside" if c.eps_inside_root else "-eps-outside"),
 )
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60, fast=15), deadline=None)
 @given(
     row=st.lists(st.floats(-100, 100, allow_nan=False), min_size=2, max_size=8),
     eps=st.sampled_from([0.0, 1e-12, 1e-5, 1e-3, 1.0, 100.0]),
@@ -259,7 +259,7 @@ def test_the_pencil_catches_the_same_rows_as_the_exact_check_on_the_lessons_tabl
     assert [r.pencil_squares_within_n for r in check.rows] == [r.squares_within_n for r in check.rows]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200, fast=50), deadline=None)
 @given(st.lists(st.integers(-250, 250), min_size=3, max_size=3))
 def test_the_pencil_never_catches_a_row_the_exact_check_lets_pass(hundredths):
     row = np.array(hundredths, dtype=np.float64) / 100

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import helpers
 from helpers.display import number_line as nl
 
-from conftest import EPS
+from conftest import EPS, examples
 from conftest import LESSON_X as X
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -80,7 +80,7 @@ def label_boxes(layout):
     return boxes
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60, fast=15), deadline=None)
 @given(
     st.lists(
         st.floats(min_value=-1e6, max_value=1e6, allow_nan=False).filter(lambda v: v == 0 or abs(v) > 1e-6),

@@ -332,10 +332,16 @@ def _svg_numbers(path_d: str) -> np.ndarray:
     return np.array([float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", path_d)]).reshape(-1, 2)
 
 
-def test_room_circle_is_svg_whose_smallest_text_is_one_em_of_the_page():
+@pytest.fixture(scope="module")
+def room_circle():
+    """The room's circle of the lesson's matrix, drawn once for the tests that read its SVG."""
+    return plots.normalised_circle_for_the_room(X)
+
+
+def test_room_circle_is_svg_whose_smallest_text_is_one_em_of_the_page(room_circle):
     import re
 
-    room = plots.normalised_circle_for_the_room(X)
+    room = room_circle
     svg = room.svg
     sizes = [float(s) for s in re.findall(r"font-size: ([0-9.]+)px !important", svg)]
     assert len(sizes) == len(re.findall(r"<text\b", svg)) >= 15, "every text is text, and keeps its size on a page"
@@ -360,10 +366,10 @@ def html_unescape(text: str) -> str:
     return html.unescape(text)
 
 
-def test_room_circle_places_each_row_where_numpy_puts_it_on_a_round_circle():
+def test_room_circle_places_each_row_where_numpy_puts_it_on_a_round_circle(room_circle):
     import re
 
-    svg = plots.normalised_circle_for_the_room(X).svg
+    svg = room_circle.svg
     circle = _svg_numbers(re.search(r'<g id="[^"]*-circle">\s*<path d="([^"]+)"', svg).group(1))
     (left, top), (right, bottom) = circle.min(axis=0), circle.max(axis=0)
     assert right - left == pytest.approx(bottom - top, rel=1e-6), "the circle is not round"
@@ -422,7 +428,9 @@ def _markers(ax) -> dict[str, np.ndarray]:
     }
 
 
-@pytest.mark.parametrize("seed", [None, 0, 1, 2])
+@pytest.mark.parametrize(
+    "seed", [None, 0, pytest.param(1, marks=pytest.mark.slow), pytest.param(2, marks=pytest.mark.slow)]
+)
 def test_each_extra_label_sits_nearer_its_own_cross_than_any_other_marker(seed):
     """07's √3 circle: "published 3" must read as the label of the published-3 cross (issue 33)."""
     x, published = X, helpers.load_published_output()

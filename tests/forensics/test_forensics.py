@@ -19,6 +19,8 @@ from helpers.forensics.gallery import gallery
 from helpers.forensics.orientations import orientations
 from helpers.forensics.table import compare_gallery, fingerprint_table, printed_places
 
+from conftest import examples
+
 torch = pytest.importorskip("torch")
 
 ATTRIBUTES = ("centres", "variance", "eps_placement", "eps", "axis", "one_pass", "matches_torch", "gamma")
@@ -104,7 +106,7 @@ def make_implementation(eps, unbiased, placement, axis, centres, one_pass=False)
     return fn
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60, fast=15), deadline=None)
 @given(
     exponent=st.floats(-14, -1),
     unbiased=st.booleans(),

@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 import helpers
 from helpers.lessons.backward.gradients import layer_norm_backward, layer_norm_backward_steps, layer_norm_jacobian
 
+from conftest import examples
+
 ROW_1 = np.array([1.133, -0.299, 0.503])
 
 
@@ -21,7 +23,7 @@ def _torch_gradients(x, grad_output, gamma, beta, eps):
     return xt.grad.numpy(), gt.grad.numpy(), bt.grad.numpy()
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30, fast=10), deadline=None)
 @given(
     shape=st.lists(st.integers(1, 5), min_size=0, max_size=2).map(tuple),
     features=st.integers(2, 9),

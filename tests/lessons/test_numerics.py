@@ -22,6 +22,8 @@ from helpers.lessons.numerics.moments import (
     variance_welford,
 )
 
+from conftest import examples
+
 ROW_1 = [1.133, -0.299, 0.503]
 
 
@@ -47,7 +49,7 @@ def test_methods_compute_in_the_requested_dtype(variance, residual):
         assert layer_norm_with(residual, "two-pass", dtype).dtype == dtype
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40, fast=10), deadline=None)
 @given(
     arrays(np.float64, st.tuples(st.integers(1, 6), st.integers(1, 12)), elements=st.floats(-1e3, 1e3, allow_nan=False))
 )

@@ -132,6 +132,14 @@ echo "GIT_TERMINAL_PROMPT=$GIT_TERMINAL_PROMPT" >> "{log}"
 # The fetch's time limit in the failure cases: 2 s on a quiet machine, more on a busy one, where even a fake
 # git that fails at once can take that long to start.
 FETCH_LIMIT = max(2, round(scaled_s(2)))
+HANG_LIMIT = 0.5  # a git that never ends is past any limit: the hanging case waits out a short one
+
+
+def fetch_limit(case: str) -> float:
+    """The fetch's time limit for a failure case: long enough for a fake git that answers to answer."""
+    return HANG_LIMIT if case == "hangs" else FETCH_LIMIT
+
+
 FAILURES = {
     # case: (what the fake git does, words the sentence must contain)
     "private": (
@@ -144,7 +152,7 @@ FAILURES = {
     ),
     "hangs": (
         "exec sleep 600",
-        (f"took longer than {FETCH_LIMIT} s", "run this cell again"),
+        (f"took longer than {HANG_LIMIT:g} s", "run this cell again"),
     ),  # exec: killed at the limit
 }
 
@@ -180,7 +188,7 @@ def test_fetch_lesson_failure_is_one_sentence(case, tmp_path, monkeypatch):
     setup_cell = _setup_cell()
     action, expected = FAILURES[case]
     log = _fake_git(tmp_path / "bin", action, monkeypatch)
-    monkeypatch.setenv(setup_cell.FETCH_TIMEOUT_VARIABLE, str(FETCH_LIMIT))
+    monkeypatch.setenv(setup_cell.FETCH_TIMEOUT_VARIABLE, f"{fetch_limit(case):g}")
     clone = tmp_path / "content" / setup_cell.CLONE_FOLDER
     with pytest.raises(setup_cell.SetupProblem) as caught:
         setup_cell.fetch_lesson("https://github.com/nobody/not-there", clone)
@@ -485,15 +493,15 @@ def test_failed_fetch_says_what_happened_in_one_sentence(case, colab_kernel):
     fake_bin.mkdir()
     (fake_bin / "git").write_text(FAKE_GIT.format(log=log, action=action), encoding="utf-8")
     (fake_bin / "git").chmod(0o755)
-    address = "https://github.com/nobody/not-there"
+    address, variable = "https://github.com/nobody/not-there", _setup_cell().FETCH_TIMEOUT_VARIABLE
     kernel.run(
         f"import os; saved_path = os.environ['PATH']; os.environ['PATH'] = {str(fake_bin)!r} + ':' + saved_path; "
-        f"os.environ['LAYERNORM_REPOSITORY'] = {address!r}"
+        f"os.environ['LAYERNORM_REPOSITORY'] = {address!r}; os.environ[{variable!r}] = '{fetch_limit(case):g}'"
     )
     try:
         sentence = _one_sentence(kernel.run(_setup_cell().cell_source(), timeout=scaled_s(60)))
     finally:
-        kernel.run("os.environ['PATH'] = saved_path")
+        kernel.run(f"os.environ['PATH'] = saved_path; os.environ[{variable!r}] = '{FETCH_LIMIT}'")
     for words in expected:
         assert words in sentence, f"{case}: {words!r} not in {sentence!r}"
     assert log.read_text().split() == ["GIT_TERMINAL_PROMPT=0"], "git may prompt for a login"

@@ -28,6 +28,8 @@ from helpers import widgets
 from helpers.core.layernorm import layer_norm_steps
 from helpers.core.validation import MAX_DECIMALS
 
+from conftest import examples
+
 BAD_NUMBERS = ["abc", "1e400", "0,5", "", "1 2"]  # a word, an overflow, a decimal comma, nothing, two numbers
 BAD_LISTS = ["abc", "1e400, 2", "0,5"]
 GOOD_NUMBERS = st.sampled_from(["-2", "-0.5", "0", "0.25", "1", "1.5", "3", "7"])
@@ -228,7 +230,10 @@ class RowEditorEvents(ExpectedFromFields, RuleBasedStateMachine):
 
 
 RowEditorEvents.TestCase.settings = settings(
-    max_examples=30, stateful_step_count=10, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(30, fast=10),
+    stateful_step_count=10,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 test_row_editor_events = RowEditorEvents.TestCase
 
@@ -283,7 +288,7 @@ class MatrixEditorEvents(ExpectedFromFields, RuleBasedStateMachine):
             assert "showing the last good result" in repr(editor)
 
 
-MatrixEditorEvents.TestCase.settings = settings(max_examples=25, stateful_step_count=8, deadline=None)
+MatrixEditorEvents.TestCase.settings = settings(max_examples=examples(25, fast=8), stateful_step_count=8, deadline=None)
 test_matrix_editor_events = MatrixEditorEvents.TestCase
 
 
@@ -326,7 +331,9 @@ class AnswerCheckerEvents(RuleBasedStateMachine):
             assert checker.verdict.is_right == (typed.strip() in ("0.446", "0.4457"))
 
 
-AnswerCheckerEvents.TestCase.settings = settings(max_examples=25, stateful_step_count=8, deadline=None)
+AnswerCheckerEvents.TestCase.settings = settings(
+    max_examples=examples(25, fast=8), stateful_step_count=8, deadline=None
+)
 test_answer_checker_events = AnswerCheckerEvents.TestCase
 
 
@@ -351,7 +358,9 @@ class NumberQuestionEvents(RuleBasedStateMachine):
             assert q.message and "✓" not in shown and "✗" not in shown, (typed, shown, q.message)
 
 
-NumberQuestionEvents.TestCase.settings = settings(max_examples=25, stateful_step_count=8, deadline=None)
+NumberQuestionEvents.TestCase.settings = settings(
+    max_examples=examples(25, fast=8), stateful_step_count=8, deadline=None
+)
 test_number_question_events = NumberQuestionEvents.TestCase
 
 
@@ -405,5 +414,5 @@ def helpers_show_matrix(values, title):
     return show_matrix(values, title=title)
 
 
-LiveTableEvents.TestCase.settings = settings(max_examples=25, stateful_step_count=8, deadline=None)
+LiveTableEvents.TestCase.settings = settings(max_examples=examples(25, fast=8), stateful_step_count=8, deadline=None)
 test_live_table_events = LiveTableEvents.TestCase

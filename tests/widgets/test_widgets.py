@@ -14,6 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
+
 ipywidgets = pytest.importorskip("ipywidgets")
 
 import helpers  # noqa: E402
@@ -117,7 +119,7 @@ def test_the_paste_field_accepts_what_people_paste(pasted):
     assert [box.value for box in editor.value_boxes] == ["1.133", "-0.299", "0.503"]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40, fast=10), deadline=None)
 @given(
     row=st.lists(st.floats(-1e6, 1e6, allow_nan=False).map(lambda v: round(v, 4)), min_size=1, max_size=20),
     separator=st.sampled_from([", ", ",", " ", "  ", "\t", "; ", " , "]),

@@ -88,12 +88,14 @@ BASE_VARIABLE = "LAYERNORM_CHANGED_BASE"  # what "changed" is measured from: mai
 
 def cmd_test_changed(extra: list[str], base: str | None = None) -> int:
     from tools.run.tests import (  # here, so that tests.py may import this module
+        FAST_LEAVES_OUT,
         FAST_MARKERS,
         HYPOTHESIS_PROFILE_VARIABLE,
         NBVAL_FIX_PLUGIN,
         SANITIZE_CFG,
         cmd_execute,
         fast_workers,
+        keep_bytecode,
         run,
     )
 
@@ -108,8 +110,10 @@ def cmd_test_changed(extra: list[str], base: str | None = None) -> int:
     )
     start, codes = time.monotonic(), []
     os.environ.setdefault(HYPOTHESIS_PROFILE_VARIABLE, "fast")
+    keep_bytecode()
     if targets:
         cmd = [str(python), "-m", "pytest", *targets, "-m", FAST_MARKERS, "-q", "-p", "no:cacheprovider"]
+        cmd += FAST_LEAVES_OUT
         codes.append(run([*cmd, *fast_workers(python, extra), *extra]))
     if code_files:
         codes.append(run([str(python), "-m", "ruff", "check", *code_files]))

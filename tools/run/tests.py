@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 from tools.run.busy import busy_loops, take_busy
-from tools.run.env import NOTEBOOKS, ROOT, TESTS, Failure, ensure_env, has_files, say
+from tools.run.env import NOTEBOOKS, ROOT, TESTS, VENV, Failure, ensure_env, has_files, say
 from tools.run.env import run as run_unpinned
 from tools.run.slowest import print_slowest, report_option
 
@@ -115,6 +115,22 @@ def run_two(base: list[str], targets: list[str], extra: list[str], reports: Path
 HYPOTHESIS_PROFILE_VARIABLE = "LAYERNORM_HYPOTHESIS_PROFILE"
 
 
+# What the fast loop leaves out of each pytest process: nbval's plugin (it imports nbformat, jsonschema and
+# a grammar built at import: about 2.5 s of start-up in the controller and in each worker, for no notebook
+# run), and the modules of tests/browser/, each of whose tests tests/conftest.py marks browser (importing
+# them cost each worker about 3 s of collection, for tests it then left out).
+FAST_LEAVES_OUT = ["-p", "no:nbval", "--ignore=tests/browser"]
+
+
+def keep_bytecode() -> None:
+    """Let the fast loop's processes keep their compiled bytecode, outside the sources (.venv/pycache).
+
+    Where PYTHONDONTWRITEBYTECODE is set (as on the shared machine), every run compiled helpers/ and
+    rewrote every test module's asserts again: about 7 of a worker's 11 s of collection, twice per run."""
+    if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+        os.environ.setdefault("PYTHONPYCACHEPREFIX", str(VENV / "pycache"))
+
+
 def fast_workers(python: Path, extra: list[str]) -> list[str]:
     if (os.cpu_count() or 1) < 2 or os.environ.get("LAYERNORM_TEST_WORKERS", "") == "1":
         return []
@@ -127,7 +143,8 @@ def fast_workers(python: Path, extra: list[str]) -> list[str]:
 def cmd_test_fast(extra: list[str], reports: Path) -> int:
     python = ensure_env()
     os.environ.setdefault(HYPOTHESIS_PROFILE_VARIABLE, "fast")
-    cmd = [str(python), "-m", "pytest", "tests", "-m", FAST_MARKERS, "-q", "-p", "no:cacheprovider"]
+    keep_bytecode()
+    cmd = [str(python), "-m", "pytest", "tests", "-m", FAST_MARKERS, "-q", "-p", "no:cacheprovider", *FAST_LEAVES_OUT]
     code = run([*cmd, *fast_workers(python, extra), *report_option(extra, reports / "fast.xml"), *extra])
     lint = run([str(python), "-m", "ruff", "check", "."])
     say(
