@@ -79,9 +79,10 @@ def run(args: argparse.Namespace) -> list[str]:
     step = step_of(args.assignment)
     name = assignment.name_of(step)
     if args.action == "release":
-        course.set_up()  # the sources follow the series' newest notebooks and solutions
+        assignment.build(course.folder, [step])  # the source follows the series' newest notebook and solution
         course.generate(step)
         course.release(step)
+        hubsetup.share_with_graders(course.folder, hubsetup.graders_gid([]))  # what root wrote, the graders' too
         return [f"Released {name}: students fetch it from the assignment list."]
     if args.action == "due":
         course.nbgrader("db", "assignment", "add", name, f"--duedate={args.date}")

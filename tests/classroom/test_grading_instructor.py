@@ -37,6 +37,10 @@ ANSWERS = {
 }
 
 
+def home_of(name: str) -> Path:
+    return Path(pwd.getpwnam(name).pw_dir)
+
+
 def as_user(name: str, command: list[str], cwd: Path, config: str, python: str) -> subprocess.CompletedProcess:
     entry = pwd.getpwnam(name)
     env = {
@@ -139,3 +143,12 @@ def test_an_instructor_releases_and_collects_as_themself_and_root_grades(hub_cou
     rows = {row["student"]: row[NAME] for row in csv.DictReader((state / "grades.csv").open())}
     assert rows == {"grd-in-ana": str(full), "grd-in-bo": "0"}
     assert grp.getgrgid(os.stat(made.exchange / course.COURSE_ID / "inbound").st_gid).gr_name == hubsetup.GRADERS
+
+    # root releases the next one with hub-grade: the course stays the graders', and the instructor's
+    hub_grade("release", "03")
+    info = os.stat(made.folder)
+    assert (oct(info.st_mode & 0o7777), grp.getgrgid(info.st_gid).gr_name) == ("0o2770", hubsetup.GRADERS)
+    code, said = teacher("db", "assignment", "list")
+    assert code == 0 and "03_variance" in said, said
+    done = as_user(STUDENTS[0], [*nbgrader, "fetch_assignment", "03_variance"], home_of(STUDENTS[0]), pupils, python)
+    assert done.returncode == 0, done.stderr
