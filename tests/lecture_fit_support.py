@@ -195,6 +195,7 @@ class Walk:
         self.slides: dict[int, dict] = {}
 
     def check(self, how: str) -> None:
+        """Measure the slide shown, at this walk's size (the page must be at it)."""
         found = fit(self.page)
         slide = self.slides.setdefault(
             found["slide"], {"title": found["title"], "stages": 0, "problems": [], "smallest": float("inf")}
@@ -210,6 +211,43 @@ class Walk:
             name = f"{self.size[0]}x{self.size[1]}_slide{found['slide'] + 1:02d}_{slide['stages']:02d}.png"
             self.page.screenshot(path=str(self.shots / name))
 
+
+# The fit's own count of its runs (fit.js), to wait for the fit a resize asks for.
+FIT_RUNS = "() => window.lectureFit ? window.lectureFit.runs : -1"
+AT_SIZE = "([w, h, runs]) => innerWidth === w && innerHeight === h && window.lectureFit.runs > runs"
+
+
+def resize(page, width: int, height: int) -> None:
+    """The screen at ``width`` × ``height``, once the page has fitted the slide to it and gone quiet (states,
+    not times: the window's size, the fit's run after it, then no change for a moment)."""
+    if page.viewport_size == {"width": width, "height": height}:
+        return
+    runs = page.evaluate(FIT_RUNS)
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_function(AT_SIZE, arg=[width, height, runs], timeout=scaled_ms(30_000))
+    wait_quiet(page, quiet_ms=150)  # the fit that waits for a resize has run: only its after-effects are left
+
+
+class Walker:
+    """One walk through the lecture, checked at every size at each stage: the stage is reached once and then
+    the screen is resized to each size in turn (fit.js fits again on every resize, from scratch). The sizes
+    take turns at being the one a stage is reached at (the first checked is the size the page is at, and the
+    next stage is reached at the last), so each size also sees stages drawn while it was the screen's."""
+
+    def __init__(self, page, sizes: list[tuple[int, int]], shots: Path | None = None):
+        self.page, self.sizes = page, list(sizes)
+        self.walks = {size: Walk(page, *size, shots) for size in self.sizes}
+        self.at = self.sizes[0]
+        resize(page, *self.at)
+
+    def check(self, how: str) -> None:
+        start = self.sizes.index(self.at)
+        for size in self.sizes[start:] + self.sizes[:start]:
+            if size != self.at:
+                resize(self.page, *size)
+                self.at = size
+            self.walks[size].check(how)
+
     def state(self) -> dict:
         return self.page.evaluate(SLIDE_STATE)
 
@@ -220,11 +258,10 @@ class Walk:
             self.check(how)
 
 
-def walk_lecture(page, width: int, height: int, shots: Path | None = None) -> Walk:
-    """At one size: every slide and stage by PageDown, back by PageUp; the step-through's stages for
-    row 5 both ways and with "show all"; every "show every step" opened."""
-    page.set_viewport_size({"width": width, "height": height})
-    walk = Walk(page, width, height, shots)
+def walk_lecture(page, sizes: list[tuple[int, int]], shots: Path | None = None) -> dict[tuple[int, int], Walk]:
+    """Every slide and stage by PageDown, back by PageUp; the step-through's stages for row 5 both ways and
+    with "show all"; every "show every step" opened: each state checked at every size (``Walker``)."""
+    walk = Walker(page, sizes, shots)
     page.evaluate("() => window.lecturePresenter.show(0)")
     settle(page)
     walk.check("first")
@@ -256,7 +293,7 @@ def walk_lecture(page, width: int, height: int, shots: Path | None = None) -> Wa
                 toggle(page, label)
                 walk.check(f'"{label}" open')
                 toggle(page, open_label)  # once open, the toggle says what pressing it again does
-    return walk
+    return walk.walks
 
 
 def visible_button(page, label: str):

@@ -7,6 +7,9 @@ every widget slide with "show every step" open. At each state nothing drawn cros
 bottom edge of the screen, or of a scroll box that does not say it scrolls; the status line covers
 nothing; the slide's title is on screen; no field or label is narrower than its text; no text is
 below 24 px (36 px at 1920 × 1080). The per-slide table is written to tests/_artifacts/voila/lecture_fit.md.
+
+The walk is made once: each state is reached once and then checked at every size, the screen resized
+between (lecture_fit_support.Walker); the sizes take turns at being the one a state is reached at.
 """
 
 from __future__ import annotations
@@ -22,8 +25,8 @@ FLOOR = 24  # px at 1280 × 720, growing with the screen (presenter.css: max(24p
 
 
 @pytest.fixture(scope="module")
-def lecture_page(tmp_path_factory):
-    """One Voilà and one page for every size (set_viewport_size between them): the walk takes minutes."""
+def walks(tmp_path_factory):
+    """One Voilà, one page and one walk, each state checked at every size: the walk takes minutes."""
     reason = missing_browser()
     if reason:
         skip_or_fail(reason)
@@ -31,23 +34,20 @@ def lecture_page(tmp_path_factory):
     try:
         with chromium() as browser:
             context = offline_context(browser, (server.base,))
-            yield open_lecture(context, server, *SIZES[0])
+            page = open_lecture(context, server, *SIZES[0])
+            found = walk_lecture(page, SIZES, shots=ARTIFACTS / "voila" / "fit")
             context.close()
     finally:
         server.stop()
-
-
-WALKS = {}
+    report = ARTIFACTS / "voila" / "lecture_fit.md"
+    report.parent.mkdir(parents=True, exist_ok=True)
+    report.write_text(fit_table([found[size] for size in SIZES]) + "\n", encoding="utf-8")
+    return found
 
 
 @pytest.mark.parametrize("width,height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def test_every_stage_of_every_slide_fits(lecture_page, width, height):
-    walk = walk_lecture(lecture_page, width, height, shots=ARTIFACTS / "voila" / "fit")
-    WALKS[(width, height)] = walk
-    report = ARTIFACTS / "voila" / "lecture_fit.md"
-    report.parent.mkdir(parents=True, exist_ok=True)
-    report.write_text(fit_table([WALKS[size] for size in SIZES if size in WALKS]) + "\n", encoding="utf-8")
-    slides = walk.slides
+def test_every_stage_of_every_slide_fits(walks, width, height):
+    slides = walks[(width, height)].slides
     assert len(slides) >= 10 and sum(s["stages"] for s in slides.values()) >= len(slides) * 2 + 18, (
         f"the walk saw too little: {[(i, s['stages']) for i, s in slides.items()]}"
     )
@@ -56,3 +56,9 @@ def test_every_stage_of_every_slide_fits(lecture_page, width, height):
     small = [(s["smallest"], s["smallest_name"]) for s in slides.values() if s["smallest"] < floor - 0.5]
     assert not problems, f"{len(problems)} problems; first ones:\n" + "\n".join(problems[:15])
     assert not small, f"text below {floor:g} px at {width}×{height}: {small}"
+
+
+def test_every_size_saw_the_same_stages(walks):
+    """The walk checked each state at every size: the same slides, each as often, at every size."""
+    counts = {size: {index: slide["stages"] for index, slide in walk.slides.items()} for size, walk in walks.items()}
+    assert len({tuple(sorted(found.items())) for found in counts.values()}) == 1, counts

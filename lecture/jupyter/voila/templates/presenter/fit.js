@@ -159,8 +159,11 @@
 
   let observed = null;
 
+  let runs = 0;  // how often the slide was fitted: lets a test wait for the fit a change asks for
+
   function fitSlide() {
     pending = false;
+    runs += 1;
     const cells = currentCells();
     reset(cells);
     if (presenting() && cells.length) {
@@ -195,5 +198,5 @@
   window.addEventListener("lecture:changed", () => { watch(); later(); });
   window.addEventListener("lecture:ready", () => { watch(); later(); });
   window.addEventListener("resize", later);
-  window.lectureFit = { fit: fitSlide };
+  window.lectureFit = { fit: fitSlide, get runs() { return runs; } };
 })();
