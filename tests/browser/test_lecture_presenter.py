@@ -65,21 +65,39 @@ LECTURE_FONTS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080)])
-def test_lecture_is_readable_from_the_back_row(lecture_server, width, height):
+BACK_ROW_SIZES = [(1280, 720), (1920, 1080)]
+
+
+@pytest.fixture(scope="module")
+def back_row_fonts(lecture_server):
+    """The whole lecture (?page) opened once, its fonts measured at each size (resized between: the type
+    follows the screen's width, presenter.css), with a screenshot at each; and what it asked outside for."""
     from playwright.sync_api import sync_playwright  # noqa: F401  (missing_browser checked it)
 
-    floor = 24 * width / 1280  # 24 px at 1280 × 720, growing with the screen
+    measured = {}
+    (ARTIFACTS / "voila").mkdir(parents=True, exist_ok=True)
     with chromium() as browser:
         context = offline_context(browser, (lecture_server.base,))
-        page = _open_lecture(context, lecture_server, width, height, "?page")
-        fonts = page.evaluate(LECTURE_FONTS)
-        page.screenshot(path=str(ARTIFACTS / "voila" / f"lecture_page_{width}x{height}.png"), full_page=False)
+        page = _open_lecture(context, lecture_server, *BACK_ROW_SIZES[0], "?page")
+        for width, height in BACK_ROW_SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_function("([w, h]) => innerWidth === w && innerHeight === h", arg=[width, height])
+            wait_quiet(page)
+            measured[(width, height)] = page.evaluate(LECTURE_FONTS)
+            page.screenshot(path=str(ARTIFACTS / "voila" / f"lecture_page_{width}x{height}.png"), full_page=False)
         context.close()
+    return measured, context.outside_requests
+
+
+@pytest.mark.parametrize("width,height", BACK_ROW_SIZES)
+def test_lecture_is_readable_from_the_back_row(back_row_fonts, width, height):
+    measured, outside = back_row_fonts
+    fonts = measured[(width, height)]
+    floor = 24 * width / 1280  # 24 px at 1280 × 720, growing with the screen
     assert len(fonts) > 50, f"found only {len(fonts)} texts to measure"
     small = [f"{name}: {size:.1f}px" for name, size in fonts if size < floor - 0.5]
     assert not small, f"{len(small)} texts below {floor:.0f}px at {width}×{height}:\n" + "\n".join(small[:10])
-    assert not context.outside_requests, f"the lecture asked outside addresses for: {context.outside_requests}"
+    assert not outside, f"the lecture asked outside addresses for: {outside}"
 
 
 NEWEST_STAGE_IN_VIEW = """() => {
