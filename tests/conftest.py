@@ -156,6 +156,16 @@ def pytest_itemcollected(item):
         item.add_marker(pytest.mark.browser)
 
 
+# What this session's `-m` left out, with each test's markers, for tests/maintenance/test_run_halves.py: in
+# `run.py test`'s last part (-m REST_MARKERS) that is every other part's tests, so that test reads the whole
+# suite from the run it is in instead of collecting it again (about 18 s).
+DESELECTED: dict[str, frozenset[str]] = {}
+
+
+def pytest_deselected(items):
+    DESELECTED.update((item.nodeid, frozenset(mark.name for mark in item.iter_markers())) for item in items)
+
+
 # `run.py test --fast` leaves out tests marked slow; a quick test that has become slow is named at the
 # end of that run (a note, never a failure: a busy machine makes anything slow).
 SLOW_SECONDS = 2.0

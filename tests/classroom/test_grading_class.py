@@ -42,8 +42,8 @@ from classroom.sim.client import Student
 
 from hub_support import PASSWORD, class_hub, run_async
 
-# its own hub, sharing nothing: run in the browser half, which is the shorter one without it
-pytestmark = [pytest.mark.hub, pytest.mark.browser_half]
+# its own hub, sharing nothing: run.py test runs it with the other class hubs, beside the browser tests
+pytestmark = pytest.mark.hub
 
 STEP = "variance"
 NAME = assignment.name_of(STEP)

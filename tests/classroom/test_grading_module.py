@@ -16,9 +16,8 @@ from classroom.grading import grade, plan
 from helpers.checking.mistakes import KEYS, MISTAKES
 
 pytest.importorskip("torch")
-# each judgement is a fresh Python with torch (~1.5 s): about a minute in all, run in the browser half,
-# which is the shorter one (tools/run/tests.py)
-pytestmark = [pytest.mark.slow, pytest.mark.browser_half]
+# each judgement is a fresh Python with torch (~1.5 s): about a minute in all
+pytestmark = pytest.mark.slow
 
 STEP = "module"
 HEAD = "import torch\nfrom torch import nn\n"

@@ -3,6 +3,7 @@ run.py execute, which re-runs notebooks and saves their outputs. Standard librar
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -12,6 +13,7 @@ import tempfile
 import threading
 from pathlib import Path
 
+from tools.run.ahead import hub_env, installs_beside
 from tools.run.busy import busy_loops, take_busy
 from tools.run.env import NOTEBOOKS, ROOT, TESTS, VENV, Failure, ensure_env, has_files, say
 from tools.run.env import run as run_unpinned
@@ -35,6 +37,7 @@ TEST_CELL_TIMEOUT = 300
 COLAB_PYTHON = "python3.13"
 COLAB_VENV = ROOT / ".venv-colab"
 COLAB_REQUIREMENTS = ROOT / "requirements-colab.txt"
+COLAB_PASS_FOLLOWS = "LAYERNORM_COLAB_PASS_FOLLOWS"  # read by tests/notebooks/test_colab_setup.py
 COLAB_LIKE_TESTS = [
     "tests/widgets/test_widgets.py",
     "tests/display/test_plots.py",
@@ -59,54 +62,73 @@ def _names_a_path(arg: str) -> bool:
 # (pyproject.toml), so a new quick test is in the daily loop without being listed anywhere.
 FAST_MARKERS = "not browser and not hub and not slow"
 
-# On a machine with two cores or more, a full run is two halves at once: the browser tests (JupyterLab,
-# Voila, Chromium), one after the other as they always ran, then the Colab-like pass, with their output
-# live; and beside them everything else (unit, property and slow tests, the class hubs, nbval on every
-# notebook), whose output follows. Each half keeps its own order and fixtures, and no two browser servers
-# that share the session overlap. LAYERNORM_TEST_WORKERS=1 runs everything in one process, one step after
-# another. Browser tests marked `beside` start their own server and browser and share nothing with the
-# others, so they run in the other half (test_lecture_fit's walk); and the other way, a test marked
-# `browser_half` (the graded class on its own hub) runs in the browser half: both halves take about as long.
+# On a machine with two cores or more, a full run is three parts at once: the browser tests (JupyterLab,
+# Voila, Chromium), one after the other as they always ran, then the Colab-like pass, with their output live;
+# beside them the class hubs (real JupyterHubs, students as Unix users); and everything else (unit, property
+# and slow tests, nbval on every notebook). The last two parts' output follows. Each part keeps its own
+# order and fixtures, and no two browser servers that share the session overlap. LAYERNORM_TEST_WORKERS=1
+# runs everything in one process, one step after another. Three parts, not two, on two cores: the browser
+# tests and the hubs wait (for a kernel, a culler, a student's server) and left a fifth of the machine idle.
+# Browser tests marked `beside` start their own server and browser and share nothing with the others, so
+# they run with the rest (test_lecture_fit's walk); and the other way, a test marked `browser_half` runs in
+# the browser part. The parts take about as long as each other.
 SERVER_MARKERS = "(browser and not beside) or browser_half"
-REST_MARKERS = f"not ({SERVER_MARKERS})"  # the other half: exactly what the first does not run
+HUB_MARKERS = f"hub and not ({SERVER_MARKERS})"
+REST_MARKERS = f"not ({SERVER_MARKERS}) and not hub"  # the third: exactly what the other two do not run
+# (name, marker expression, JUnit report): the first is shown live
+PARTS = (
+    ("the browser tests", SERVER_MARKERS, "browser.xml"),
+    ("the class hubs", HUB_MARKERS, "hubs.xml"),
+    ("the rest: unit, property and slow tests, nbval on every notebook, browser tests marked beside", REST_MARKERS,
+     "rest.xml"),
+)  # fmt: skip
 
 
-def runs_in_two(extra: list[str]) -> bool:
+def runs_in_parts(extra: list[str]) -> bool:
     if os.environ.get("LAYERNORM_TEST_WORKERS", "") == "1" or (os.cpu_count() or 1) < 2:
         return False
     return not any(arg in ("-m", "-k", "-x", "--exitfirst", "--pdb") or arg.startswith("-m") for arg in extra)
 
 
-def run_two(base: list[str], targets: list[str], extra: list[str], reports: Path) -> tuple[int, int]:
-    """(the tests' exit code, the Colab-like pass's): the browser tests and then the Colab-like pass live,
-    the rest into a log shown after them; each half's JUnit report (its tests' times) into ``reports``."""
-    servers = [*base, "tests", "-m", SERVER_MARKERS, *report_option(extra, reports / "browser.xml"), *extra]
-    rest = [*base, *targets, "-m", REST_MARKERS, *report_option(extra, reports / "rest.xml"), *extra]
-    say("Running the browser tests and, side by side, the rest and the Colab-like pass (their output follows).")
-    codes: dict[str, int] = {}
-    with tempfile.TemporaryFile("w+", encoding="utf-8") as log:
+def run_parts(base: list[str], targets: list[str], extra: list[str], reports: Path) -> tuple[int, int]:
+    """(the tests' exit code, the Colab-like pass's): the browser tests and then the Colab-like pass live, the
+    other parts each into a log shown after them (notebooks/ with the last); each part's JUnit report (its
+    tests' times) into ``reports``."""
+    commands = []
+    for index, (_, markers, report) in enumerate(PARTS):
+        where = targets if index == len(PARTS) - 1 else ["tests"]
+        commands.append([*base, *where, "-m", markers, *report_option(extra, reports / report), *extra])
+    say("Running the browser tests and, side by side, the class hubs and the rest (their output follows).")
+    codes: dict[int, int] = {}
+    with contextlib.ExitStack() as stack:
+        logs = {i: stack.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8")) for i in range(1, len(PARTS))}
 
-        def other_half() -> None:
-            codes["rest"] = run(rest, stdout=log)
-            log.flush()
+        def part(index: int) -> None:
+            codes[index] = run(commands[index], stdout=logs[index])
+            logs[index].flush()
 
-        thread = threading.Thread(target=other_half, name="run.py test: the rest", daemon=True)
-        thread.start()
-        first = run(servers)
-        thread.join()
-        # The Colab-like pass (about 40 s) runs once both halves are done: beside the rest half its set-up
-        # cell's real `git clone`s of local repositories failed 3 times in one run (seen once, cause not found).
-        codes["colab"] = run_colab_like_tests()
-        log.flush()
-        log.seek(0)
-        say(
-            "\n== the rest: unit, property and slow tests, class hubs, nbval on every notebook, browser tests "
-            "marked beside =="
-        )
-        sys.stdout.write(log.read())
-        sys.stdout.flush()
-    first = 0 if first == 5 else first  # no browser tests collected: the other half still ran
-    return first or codes.get("rest", 1), codes.get("colab", 1)
+        threads = [
+            threading.Thread(target=part, args=(i,), name=f"run.py test: {PARTS[i][0]}", daemon=True) for i in logs
+        ]
+        for thread in threads:
+            thread.start()
+        codes[0] = run(commands[0])
+        for thread in threads:
+            thread.join()
+        # The Colab-like pass (about 40 s) runs once every part is done: beside them its set-up cell's real
+        # `git clone`s of local repositories failed 3 times in one run (seen once, cause not found).
+        colab = run_colab_like_tests()
+        for index, log in logs.items():
+            log.seek(0)
+            say(f"\n== {PARTS[index][0]} ==")
+            sys.stdout.write(log.read())
+            sys.stdout.flush()
+    # a part that collected nothing (5) is no failure while another ran tests
+    found = [code for code in codes.values() if code != 5]
+    code = next((code for code in found if code != 0), 0) if found else 5
+    if len(codes) < len(PARTS):
+        code = code or 1
+    return code, colab
 
 
 # `--fast` runs on two workers (pytest-xdist; a module's tests stay on one, so its fixtures start once) where
@@ -154,11 +176,18 @@ def cmd_test_fast(extra: list[str], reports: Path) -> int:
     return code or lint
 
 
+# Each pytest run's JUnit report (every test's time), kept after the run for a closer look than the ten
+# slowest it prints: per module, per half (browser.xml, rest.xml; fast.xml for --fast).
+TEST_TIMES = TESTS / "_artifacts" / "test-times"
+
+
 def cmd_test(extra: list[str]) -> int:
     """`run.py test [--fast | --changed] [--busy N] [PYTEST-OPTIONS]`; ends by naming the ten slowest tests."""
     busy, extra = take_busy(extra)
-    with busy_loops(busy), tempfile.TemporaryDirectory(prefix="layernorm-test-times-") as folder:
-        reports = Path(folder)
+    reports = TEST_TIMES
+    shutil.rmtree(reports, ignore_errors=True)  # this run's reports only
+    reports.mkdir(parents=True, exist_ok=True)
+    with busy_loops(busy):
         try:
             if "--fast" in extra:
                 return cmd_test_fast([arg for arg in extra if arg != "--fast"], reports)
@@ -169,13 +198,17 @@ def cmd_test(extra: list[str]) -> int:
             return cmd_test_all(extra, reports)
         finally:
             print_slowest(sorted(reports.glob("*.xml")), say)
+            if any(reports.glob("*.xml")):
+                say(f"Every test's time (JUnit): {reports.relative_to(ROOT)}/")
 
 
 def cmd_test_all(extra: list[str], reports: Path) -> int:
-    python = ensure_env()
+    whole_run = not any(_names_a_path(arg) for arg in extra)
+    with installs_beside(colab_env if whole_run else None, hub_env if whole_run else None):
+        python = ensure_env()
     targets: list[str] = []
     # `run.py test tests/test_maths.py` runs just that; otherwise everything.
-    if not any(_names_a_path(arg) for arg in extra):
+    if whole_run:
         if has_files(TESTS, ("test_*.py", "*_test.py")):
             targets.append("tests")
         if has_files(NOTEBOOKS, ("*.ipynb",)):
@@ -201,8 +234,12 @@ def cmd_test_all(extra: list[str], reports: Path) -> int:
     if SANITIZE_CFG.is_file():
         cmd += ["--nbval-sanitize-with", str(SANITIZE_CFG.relative_to(ROOT))]
     colab_code = None
-    if "tests" in targets and runs_in_two(extra):
-        code, colab_code = run_two(cmd, targets, extra, reports)
+    if whole_run and find_colab_python() is not None:
+        # The Colab-like pass follows and runs the Colab set-up tests with Colab's versions: the first run of
+        # tests/notebooks/test_colab_setup.py keeps only what that pass cannot do (it has no torch).
+        os.environ[COLAB_PASS_FOLLOWS] = "1"
+    if "tests" in targets and runs_in_parts(extra):
+        code, colab_code = run_parts(cmd, targets, extra, reports)
     else:
         code = run([*cmd[:3], *targets, *cmd[3:], *report_option(extra, reports / "all.xml"), *extra])
     if code == 5:
@@ -235,6 +272,13 @@ def find_colab_python() -> str | None:
     return None
 
 
+def colab_env() -> None:
+    """The Colab-like environment, installed if it is not (no python3.13: nothing; the pass says so)."""
+    base = find_colab_python()
+    if base is not None:
+        ensure_env(COLAB_VENV, COLAB_REQUIREMENTS, base)
+
+
 def run_colab_like_tests(stdout=None) -> int:
     """Run the widget tests again in a small environment like Google Colab's.
 
@@ -257,6 +301,7 @@ def run_colab_like_tests(stdout=None) -> int:
         flush=True,
     )
     python = ensure_env(COLAB_VENV, COLAB_REQUIREMENTS, base)
+    os.environ.pop(COLAB_PASS_FOLLOWS, None)  # this is that pass
     return run([str(python), "-m", "pytest", *COLAB_LIKE_TESTS, "-p", "no:cacheprovider", "-q"], stdout=stdout)
 
 
