@@ -17,6 +17,9 @@ from patience import scaled_ms
 from browser_support import ARTIFACTS, chromium, offline_context
 
 LECTURE = Path(__file__).resolve().parents[2] / "lecture" / "layernorm_lecture.ipynb"
+# its own Voilà and Chromium, sharing nothing: run.py test runs it beside the other browser tests
+pytestmark = pytest.mark.beside
+
 EPS_SLIDE = "ε matters"
 STEP_THROUGH = "One row, step by step"
 STATUS = "() => document.getElementById('lecture-status').innerText"

@@ -24,7 +24,8 @@ from classroom.sim.client import Student
 from browser_support import ARTIFACTS, chromium, offline_context, require_browser
 from hub_support import PASSWORD, class_hub, names, run_async
 
-pytestmark = [pytest.mark.hub, pytest.mark.browser]
+# its own hub and Chromium, sharing nothing: run.py test runs it with the class hubs, beside the browser tests
+pytestmark = [pytest.mark.hub, pytest.mark.browser, pytest.mark.beside]
 
 STUDENTS = names("clp-", 3)
 INSTRUCTOR = "clp-teach"

@@ -82,7 +82,8 @@ def test_the_parts_run_every_test_once(request):
     servers, hubs, rest = (by_part[name] for name, _, _ in PARTS)
     beside = {test.split("::")[0] for test in hubs | rest if test.startswith("tests/browser/")}
     # Only whole modules that start their own servers go beside the others.
-    assert beside <= {"tests/browser/test_lecture_fit.py"}, sorted(beside)
+    assert beside <= {"tests/browser/test_lecture_fit.py", "tests/browser/test_lecture_keys.py"}, sorted(beside)
+    assert any("test_class_service_page.py" in test for test in hubs)  # a hub with its own browser
     assert any("test_laptop_stages.py" in test for test in servers)  # shares the session's JupyterLab
     # every test that starts a class hub runs with the hubs, or with the browser tests when it drives a browser
     assert {test for test, found in marks.items() if "hub" in found} <= hubs | servers
