@@ -4,6 +4,8 @@ IPython nothing changes."""
 
 from __future__ import annotations
 
+import atexit
+
 import numpy as np
 import pytest
 
@@ -24,6 +26,12 @@ def shell():
     found.run_cell("import numpy as np\nfrom helpers.checking.exercises import check", store_history=True)
     page.watch(found)  # what importing the checker in a fresh kernel does
     yield found
+    # Closed now, not at exit: each shell registers an exit hook that empties it and collects garbage, and
+    # this file's shells made the fast loop's processes take 15 s to exit.
+    atexit.unregister(found.atexit_operations)
+    if found.history_manager is not None:
+        found.history_manager.end_session()
+        found.history_manager.close()
     interactive.InteractiveShell.clear_instance()
 
 
