@@ -83,7 +83,9 @@ def axe_scan(page, selector: str) -> dict:
         return {"error": f"axe-core {AXE_VERSION} could not be fetched: {problem}"}
     if not page.evaluate("() => Boolean(window.axe)"):
         page.add_script_tag(path=str(script))
-    return page.evaluate(SCAN, [selector, list(PAGE_RULES)])
+    from lab_driver import within  # axe's run is a promise: bounded, since evaluate has no time-out
+
+    return within(page, SCAN, [selector, list(PAGE_RULES)], what="the accessibility scan", ms=120_000)
 
 
 def serious(scan: dict) -> list[dict]:

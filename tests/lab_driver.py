@@ -181,10 +181,15 @@ def save_screenshot(page, name: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     height = page.evaluate("() => Math.max(...[...document.querySelectorAll('*')].map(node => node.scrollHeight))")
     page.set_viewport_size({"width": VIEWPORT["width"], "height": min(height + 120, TALLEST_SCREENSHOT)})
-    page.evaluate("""() => new Promise(done => requestAnimationFrame(() => {
+    within(
+        page,
+        """() => new Promise(done => requestAnimationFrame(() => {
         document.querySelectorAll('*').forEach(node => { if (node.scrollTop) node.scrollTop = 0; });
         requestAnimationFrame(done);
-    }))""")
+    }))""",
+        what="two frames drawn for the screenshot",
+        ms=10_000,
+    )
     page.screenshot(path=str(path))
     page.set_viewport_size(VIEWPORT)
     return path
@@ -266,11 +271,16 @@ def open_lab(page, lab) -> None:
     page.goto(lab.url("/lab"))
     page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=scaled_ms(60_000))
     wait_until_started(page)
-    page.evaluate("""async () => {  // more room for the notebook: no file browser
+    within(
+        page,
+        """async () => {  // more room for the notebook: no file browser
         const app = window.jupyterapp;
         if (!app.shell.leftCollapsed) await app.commands.execute('application:toggle-left-area');
         for (const widget of [...app.shell.widgets('main')]) widget.close();  // the Launcher
-    }""")
+    }""",
+        what="closing the file browser and the Launcher",
+        ms=30_000,
+    )
 
 
 def run_notebook_once(page, path: str) -> dict:

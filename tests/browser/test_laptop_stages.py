@@ -36,6 +36,7 @@ from lab_driver import (
     open_sidebar,
     shared_session,
     wait_until_started,
+    within,
 )
 from laptop_support import KEY_COLUMN_NAMES, KEY_COLUMNS_HIDDEN, OVERFLOWS
 
@@ -159,8 +160,11 @@ def _resize(page, size: str) -> None:
     width = SIZES[size]["width"]
     page.set_viewport_size(SIZES[size])
     page.wait_for_function("width => window.innerWidth === width", arg=width, timeout=scaled_ms(20_000))
-    page.evaluate(
-        "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(done))))"
+    within(
+        page,
+        "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(done))))",
+        what=f"three frames drawn at {size}",
+        ms=10_000,
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from browser_support import ARTIFACTS
-from lab_driver import MARK_OUTPUT, close_notebook, open_and_run, open_sidebar, shared_session
+from lab_driver import MARK_OUTPUT, close_notebook, open_and_run, open_sidebar, shared_session, within
 from laptop_support import OVERFLOWS
 
 pytestmark = pytest.mark.browser
@@ -50,7 +50,12 @@ def shoot(page, name: str, suffix: str = "") -> None:
     folder.mkdir(parents=True, exist_ok=True)
     # 1024 px wide as on the laptop; the window made tall for the shot only, so the whole widget is in it.
     page.set_viewport_size({"width": 1024, "height": 2400})
-    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    within(
+        page,
+        "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))",
+        what="two frames drawn",
+        ms=10_000,
+    )
     output = page.locator(f'[data-test="{name}"]')
     output.scroll_into_view_if_needed()
     output.screenshot(path=str(folder / f"{name}{suffix}-1024.png"))
