@@ -60,7 +60,8 @@ def _names_a_path(arg: str) -> bool:
 # `run.py test --fast`: every test under tests/ but those marked browser (Chromium, JupyterLab, Voila, npm),
 # hub (a real JupyterHub, as root) or slow (seconds each: kernels, subprocess sweeps); chosen by marker
 # (pyproject.toml), so a new quick test is in the daily loop without being listed anywhere.
-FAST_MARKERS = "not browser and not hub and not slow"
+FAST_LEAVES_OUT_MARKERS = ("browser", "hub", "slow")
+FAST_MARKERS = " and ".join(f"not {marker}" for marker in FAST_LEAVES_OUT_MARKERS)
 
 # On a machine with two cores or more, a full run is three parts at once: the browser tests (JupyterLab,
 # Voila, Chromium), one after the other as they always ran, then the Colab-like pass, with their output live;
@@ -124,12 +125,15 @@ def run_parts(base: list[str], targets: list[str], extra: list[str], reports: Pa
             say(f"\n== {PARTS[index][0]} ==")
             sys.stdout.write(log.read())
             sys.stdout.flush()
-    # a part that collected nothing (5) is no failure while another ran tests
-    found = [code for code in codes.values() if code != 5]
-    code = next((code for code in found if code != 0), 0) if found else 5
-    if len(codes) < len(PARTS):
-        code = code or 1
-    return code, colab
+    return combined_code([codes.get(index, 1) for index in range(len(PARTS))]), colab
+
+
+def combined_code(codes: list[int]) -> int:
+    """The run's exit code from its parts' (1 for a part that never gave one): the first failure; 5 (nothing
+    collected) only when no part collected anything, since a part with no tests is no failure while another
+    ran tests."""
+    ran = [code for code in codes if code != 5]
+    return next((code for code in ran if code), 0) if ran else 5
 
 
 # `--fast` runs on two workers (pytest-xdist; a module's tests stay on one, so its fixtures start once) where
@@ -145,7 +149,7 @@ HYPOTHESIS_PROFILE_VARIABLE = "LAYERNORM_HYPOTHESIS_PROFILE"
 FAST_LEAVES_OUT = ["-p", "no:nbval", "--ignore=tests/browser"]
 
 
-def modules_left_out(markers: frozenset[str] = frozenset({"browser", "hub", "slow"})) -> list[str]:
+def modules_left_out(markers: tuple[str, ...] = FAST_LEAVES_OUT_MARKERS) -> list[str]:
     """``--ignore`` options for the test modules whose module-wide ``pytestmark`` holds one of ``markers``:
     the fast loop would deselect each of their tests, but only after importing them (the graded class's
     imports nbconvert, the hub's JupyterHub's helpers), in each worker. Read from the source, importing
@@ -161,7 +165,7 @@ def modules_left_out(markers: frozenset[str] = frozenset({"browser", "hub", "slo
         for node in tree.body:
             if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "pytestmark" for t in node.targets):
                 named = {n.attr for n in ast.walk(node.value) if isinstance(n, ast.Attribute)}
-                if named & markers:
+                if named & set(markers):
                     options.append(f"--ignore={path.relative_to(ROOT)}")
     return options
 
