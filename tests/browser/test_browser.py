@@ -203,6 +203,33 @@ def explorer_line(explorer, label: str):
     return None if line is None else line.split(" ≠ exact")[0]  # the numbers shown, without the exact ones beside
 
 
+STAGE_SHOWN = """([root, text, shown, hidden]) => {
+    const labels = [...root.querySelectorAll('tr')].map(tr => tr.querySelector('th'))
+        .filter(th => th).map(th => th.textContent.trim());
+    return root.textContent.includes(text) && labels.includes(shown) && !hidden.some(h => labels.includes(h));
+}"""
+
+
+def wait_for_stage(page, explorer, position: int) -> None:
+    """Wait until the explorer shows step ``position``: its position line, its stage's line, no later line.
+
+    The position line and the stages are two widgets updated by two messages; waiting for one of them
+    alone races the other.
+    """
+    stage = WALKTHROUGH[position - 1]
+    page.wait_for_function(
+        STAGE_SHOWN,
+        arg=[
+            explorer.element_handle(),
+            f"step {position} of {len(WALKTHROUGH)}: {stage}",
+            stage,
+            list(WALKTHROUGH[position:]),
+        ],
+        timeout=scaled_ms(10_000),
+        polling=50,
+    )
+
+
 def walk_through_every_stage(page, explorer, row, places=3) -> None:
     """Press Next through every stage; after each, check the position and that stage's numbers."""
     hand = by_hand(row, places)
@@ -211,12 +238,7 @@ def walk_through_every_stage(page, explorer, row, places=3) -> None:
     next_button = explorer.locator("button", has_text="Next ▶")
     for position, stage in enumerate(WALKTHROUGH[1:], start=2):
         next_button.click()
-        page.wait_for_function(
-            """([root, text]) => root.textContent.includes(text)""",
-            arg=[explorer.element_handle(), f"step {position} of {len(WALKTHROUGH)}: {stage}"],
-            timeout=scaled_ms(10_000),
-            polling=50,
-        )
+        wait_for_stage(page, explorer, position)
         line = explorer_line(explorer, stage)
         assert line is not None, f"after {position - 1} presses of Next, the {stage} line is not shown"
         assert line.endswith(stage_result(stage, hand)), f"{stage}: {line!r} should end {stage_result(stage, hand)!r}"
@@ -246,11 +268,7 @@ def test_step_explorer_as_a_learner(lab_page):
         )
         assert explorer_line(explorer, "output").endswith(expected)
         explorer.locator("button", has_text="◀ Previous").click()
-        page.wait_for_function(
-            """([root, text]) => root.textContent.includes(text)""",
-            arg=[explorer.element_handle(), "step 8 of 9: normalised"],
-            timeout=scaled_ms(10_000),
-        )
+        wait_for_stage(page, explorer, len(WALKTHROUGH) - 1)
         assert explorer_line(explorer, "output") is None
     finally:
         close_notebook(page)
@@ -400,14 +418,9 @@ def test_step_explorer_by_keyboard_alone(keyboard_page):
     assert names[:2] == ["◀ Previous", "Next ▶"] or names[0] == "Next ▶", f"Tab order {names}"
     explorer.locator("button", has_text="Next ▶").focus()
     hand = by_hand(X[0])
-    for position, stage in enumerate(WALKTHROUGH[1:], start=2):
+    for position in range(2, len(WALKTHROUGH) + 1):
         page.keyboard.press("Space")
-        page.wait_for_function(
-            "([root, text]) => root.textContent.includes(text)",
-            arg=[explorer.element_handle(), f"step {position} of {len(WALKTHROUGH)}: {stage}"],
-            timeout=scaled_ms(10_000),
-            polling=50,
-        )
+        wait_for_stage(page, explorer, position)
         if position == len(WALKTHROUGH):
             break
         explorer.locator("button", has_text="Next ▶").focus()  # a disabled button drops the focus
