@@ -2,7 +2,7 @@
 
 The process starts in an empty temporary folder, with ``-I`` (no PYTHONPATH, no user site, not the
 current folder on the path), a minimal environment (no hub token: its verdict goes to nobody's class
-page), a memory ceiling (RLIMIT_AS), a CPU-time ceiling, no file it may grow (RLIMIT_FSIZE 0) and a
+page), a memory ceiling (RLIMIT_AS, set by the runner relative to its own imports), a CPU-time ceiling, no file it may grow (RLIMIT_FSIZE 0) and a
 wall-clock timeout. It receives the cell's source on stdin, never the notebook, never the student's
 kernel. Run as root (the hub's autograde), it can run as an unprivileged account as well (``user``).
 """
@@ -27,7 +27,11 @@ ROOT = Path(__file__).resolve().parents[2]  # the checkout, holding helpers/ and
 SOLUTIONS = ROOT / "lecturer"
 TIMEOUT = 60.0  # seconds of wall clock for the whole process (the checker's own per-call limits are shorter)
 CELL_LIMIT = 5.0  # seconds for the answer cell's own top-level code
-MEMORY = 2 << 30  # bytes of address space
+# Bytes of address space the student's code may add to what the grading process has mapped once its own
+# imports are done (numpy, the checker, and torch for the module step). Relative, not absolute: the same
+# torch release maps 0.6 GB as the CPU build and 3.2 GB as the CUDA build, and the grader's own imports
+# must never be what runs out (the runner lowers the ceiling itself, just before the student's code).
+MEMORY = 2 << 30
 THREAD_ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")
 
 
@@ -48,10 +52,9 @@ class Verdict:
     peak_kib: int = 0
 
 
-def _limits(memory: int, cpu: float):
+def _limits(cpu: float):
     def apply():
         os.setsid()
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
         resource.setrlimit(resource.RLIMIT_CPU, (int(cpu), int(cpu) + 1))
         resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -100,6 +103,7 @@ def judge(
         "code": code,
         "forbidden": [str(SOLUTIONS), *map(str, forbidden)],
         "cell_limit": min(CELL_LIMIT, timeout / 2),
+        "memory": memory,
         "seal": seal,
     }
     python = python or sys.executable
@@ -114,7 +118,7 @@ def judge(
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE if os.environ.get("GRADING_DEBUG") else subprocess.DEVNULL,
-                preexec_fn=_limits(memory, timeout),
+                preexec_fn=_limits(timeout),
                 **_as_user(user),
             )
         except OSError as error:

@@ -295,6 +295,26 @@ def _warm_up_module():
     return Warm
 
 
+def _mapped_bytes() -> int | None:
+    """This process's address space now (VmSize), or None where /proc does not say."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _lower_memory_ceiling(headroom: int) -> None:
+    """RLIMIT_AS (soft and hard, so the cell cannot raise it again) at what the grader has mapped plus
+    ``headroom``: the student's code gets the same room whichever torch build the grader itself loaded."""
+    mapped = _mapped_bytes()
+    ceiling = headroom if mapped is None else mapped + headroom
+    resource.setrlimit(resource.RLIMIT_AS, (ceiling, ceiling))
+
+
 def main() -> None:
     job = json.loads(sys.stdin.read())
     seal = job.pop("seal", "")  # the judge reads only a verdict that carries it; only this frame holds it
@@ -316,6 +336,7 @@ def main() -> None:
             result_out.write(MARK + seal + json.dumps({"grader_problem": why[:300]}) + "\n")
             result_out.flush()
             os._exit(0)
+    _lower_memory_ceiling(int(job.get("memory", 2 << 30)))
     import ctypes
     import threading
 

@@ -22,6 +22,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from classroom.hub import cpu_torch
+
 CLASSROOM = Path(__file__).resolve().parent.parent
 REQUIREMENTS = CLASSROOM / "requirements-hub.txt"
 PROXY_FILES = (CLASSROOM / "proxy" / "package.json", CLASSROOM / "proxy" / "package-lock.json")
@@ -80,7 +82,10 @@ def _log_tail(log: Path, lines: int = 12) -> str:
     return "\n".join(errors[-lines:] or text[-lines:])
 
 
-def _logged(command: list[str], log: Path, timeout: int, what: str, cwd: Path | None = None) -> None:
+def _logged(
+    command: list[str], log: Path, timeout: int, what: str, cwd: Path | None = None, required: bool = True
+) -> bool:
+    """Run ``command`` into ``log``; whether it succeeded (a failure raises InstallError if ``required``)."""
     with open(log, "a", encoding="utf-8", errors="replace") as out:
         out.write(f"\n$ {' '.join(command)}\n")
         out.flush()
@@ -90,9 +95,10 @@ def _logged(command: list[str], log: Path, timeout: int, what: str, cwd: Path | 
             ).returncode
         except subprocess.TimeoutExpired:
             raise InstallError(f"{what} took longer than {timeout} s; log in {log}") from None
-    if code != 0:
+    if code != 0 and required:
         print(_log_tail(log), file=sys.stderr)
         raise InstallError(f"{what} failed (exit code {code}); full log in {log}")
+    return code == 0
 
 
 def ensure_python_env(home: Path = DEFAULT_HOME, say=print) -> Path:
@@ -120,8 +126,12 @@ def ensure_python_env(home: Path = DEFAULT_HOME, say=print) -> Path:
     stamp.unlink(missing_ok=True)
     has_pip = subprocess.run([str(python), "-c", "import pip"], capture_output=True).returncode == 0
     pip = [str(python), "-m", "pip"] if has_pip else [sys.executable, "-m", "pip", "--python", str(python)]
+    install = [*pip, "install", "--disable-pip-version-check", "--no-input"]
+    for args in cpu_torch.attempts(REQUIREMENTS):  # the CPU build first: the file's pin is then met
+        if _logged([*install, *args], log, PIP_TIMEOUT, "installing torch's CPU build", required=False):
+            break
     _logged(
-        [*pip, "install", "--disable-pip-version-check", "--no-input", "-r", str(REQUIREMENTS)],
+        [*install, "-r", str(REQUIREMENTS)],
         log,
         PIP_TIMEOUT,
         "installing the hub's packages",

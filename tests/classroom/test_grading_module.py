@@ -295,3 +295,18 @@ def test_a_verdict_earns_exactly_the_tests_it_judged(key, code, lost):
     failed = {o.test.key for o in result.outcomes if not o.passed and not o.test.hidden}
     assert failed == lost, grade.feedback_text(result)
     assert result.score == len(plan.mistakes_for(STEP)) - len(lost), grade.feedback_text(result)
+
+
+def test_the_memory_ceiling_is_room_beyond_what_the_grader_itself_loaded():
+    """The ceiling is the student's room on top of the grader's own imports (torch maps 0.6 GB as the CPU
+    build and 3.2 GB as the CUDA build): a room far smaller than torch itself still judges a right module,
+    and code that asks for more than its room gets no ✓."""
+    from classroom.grading import judge
+
+    roomy = grade.grade_code(STEP, RIGHT[0], memory=256 << 20)
+    assert not roomy.problem, roomy.problem
+    assert roomy.score == roomy.max_score == plan.total_points(STEP), grade.feedback_text(roomy)
+    hog = RIGHT[0].replace("super().__init__()", "super().__init__()\n        self.hog = bytearray(512 << 20)", 1)
+    assert hog != RIGHT[0]
+    verdict = judge.judge(STEP, plan.function_name(STEP), hog, memory=256 << 20)
+    assert not verdict.passed, verdict

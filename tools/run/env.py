@@ -14,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+from classroom.hub import cpu_torch
+
 ROOT = Path(__file__).resolve().parents[2]
 VENV = ROOT / ".venv"
 REQUIREMENTS = ROOT / "requirements.txt"
@@ -73,13 +75,16 @@ def create_venv(venv: Path = VENV, base_python: str = sys.executable) -> None:
         raise Failure(f"error: could not create the virtual environment in {venv.name}{hint}")
 
 
-def pip_install(args: list[str], what: str, venv: Path = VENV) -> None:
+def pip_install(args: list[str], what: str, venv: Path = VENV, required: bool = True) -> bool:
+    """``pip install args`` into ``venv``, logged; whether it succeeded (a failure raises if ``required``)."""
     cmd = [str(venv_python(venv)), "-m", "pip", "install", "--disable-pip-version-check", "--no-input", *args]
     log_path = venv / PIP_LOG.name
     with open(log_path, "a", encoding="utf-8", errors="replace") as log:
         log.write(f"\n$ {' '.join(cmd)}\n")
         log.flush()
         code = subprocess.run(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL).returncode
+    if code != 0 and not required:
+        return False
     if code != 0:
         lines = log_path.read_text(encoding="utf-8", errors="replace").splitlines()
         # pip's own ERROR lines say what went wrong; without them, show the end.
@@ -87,6 +92,7 @@ def pip_install(args: list[str], what: str, venv: Path = VENV) -> None:
         print("\n".join(errors[-10:] or lines[-15:]), file=sys.stderr)
         rel = log_path.relative_to(ROOT)
         raise Failure(f"error: installing {what} failed (pip exit code {code}); full log in {rel}")
+    return True
 
 
 def ensure_env(venv: Path = VENV, requirements: Path = REQUIREMENTS, base_python: str = sys.executable) -> Path:
@@ -104,6 +110,9 @@ def ensure_env(venv: Path = VENV, requirements: Path = REQUIREMENTS, base_python
         start = time.monotonic()
         stamp.unlink(missing_ok=True)  # an interrupted install must retry
         (venv / PIP_LOG.name).write_text("", encoding="utf-8")
+        for args in cpu_torch.attempts(requirements):  # the CPU build first: the file's pin is then met
+            if pip_install(args, "torch's CPU build", venv, required=False):
+                break
         pip_install(["-r", str(requirements)], f"the packages in {requirements.name}", venv)
         pip_install(["-e", ".", "--no-deps"], "the helpers package (pip install -e .)", venv)
         stamp.write_text(wanted + "\n", encoding="utf-8")
