@@ -19,6 +19,10 @@ from pathlib import Path
 
 CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 PYPI = "https://pypi.org/simple"
+FELL_BACK = (
+    "torch's CPU build could not be installed (neither as pip is configured nor from PyTorch's CPU index: "
+    "see the pip log), so pip takes PyPI's torch, the CUDA build: several GB, and it runs the series all the same."
+)
 _PIN = re.compile(r"\s*torch\s*==\s*([0-9][0-9A-Za-z.]*)\s*(#.*)?$")
 
 
@@ -31,10 +35,10 @@ def pinned_torch(requirements: Path) -> str | None:
     return None
 
 
-def attempts(requirements: Path, platform: str = sys.platform) -> list[list[str]]:
+def attempts(requirements: Path, platform: str | None = None) -> list[list[str]]:
     """``pip install`` arguments to try in turn for torch's CPU build; none off Linux or without a pin."""
     version = pinned_torch(requirements)
-    if platform != "linux" or version is None:
+    if (platform or sys.platform) != "linux" or version is None:
         return []
     wanted = f"torch=={version}+cpu"
     return [[wanted], ["--index-url", CPU_INDEX, "--extra-index-url", PYPI, wanted]]

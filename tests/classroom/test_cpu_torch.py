@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -43,8 +42,32 @@ def test_only_an_exact_pin_without_a_local_label_is_a_pin(tmp_path, line):
     assert cpu_torch.attempts(pins, platform="linux") == []
 
 
-@pytest.mark.skipif(sys.platform != "linux", reason="PyPI's torch is the CPU build off Linux")
-def test_this_environments_torch_is_the_cpu_build():
-    """What run.py installed: CUDA's build maps 3.2 GB when imported, over the grader's memory room."""
-    torch = pytest.importorskip("torch")
-    assert torch.version.cuda is None, f"torch {torch.__version__} is a CUDA build"
+def test_run_py_installs_the_cpu_build_before_the_requirements_and_says_when_it_could_not(
+    tmp_path, monkeypatch, capsys
+):
+    from tools.run import env
+
+    pins = tmp_path / "requirements.txt"
+    pins.write_text("torch==2.13.0\n", encoding="utf-8")
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").write_text("", encoding="utf-8")
+    monkeypatch.setattr(env, "venv_python", lambda where=venv: where / "bin" / "python")
+    monkeypatch.setattr(cpu_torch.sys, "platform", "linux")
+    for works in (True, False):
+        calls = []
+
+        def pip_install(args, what, where=venv, required=True, works=works, calls=calls):
+            calls.append(args)
+            return works or required
+
+        monkeypatch.setattr(env, "pip_install", pip_install)
+        (venv / env.STAMP.name).unlink(missing_ok=True)
+        env.ensure_env(venv, pins)
+        said = capsys.readouterr().out
+        if works:  # found as configured: nothing more tried, then the requirements
+            assert calls[0] == ["torch==2.13.0+cpu"] and calls[1] == ["-r", str(pins)], calls
+            assert cpu_torch.FELL_BACK not in said
+        else:  # both ways tried, then the requirements, and the learner is told
+            assert calls[:2] == cpu_torch.attempts(pins, "linux") and calls[2] == ["-r", str(pins)], calls
+            assert cpu_torch.FELL_BACK in said
