@@ -10,6 +10,7 @@ imports it. The graph is read from the source with ``ast``, so these tests need 
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import sys
 from pathlib import Path
@@ -119,26 +120,33 @@ def private_imports(found: dict[str, Path], package: str) -> list[str]:
     return crossing
 
 
-FOUND = modules(HELPERS, "helpers")
-EDGES = imports(FOUND, "helpers")
+@functools.cache
+def found() -> dict[str, Path]:
+    """helpers' modules, read when a test first asks (not at collection, in every worker)."""
+    return modules(HELPERS, "helpers")
+
+
+@functools.cache
+def edges() -> dict[str, set[str]]:
+    return imports(found(), "helpers")
 
 
 def test_only_the_api_cli_and_reference_sit_outside_a_layer():
-    loose = sorted(name for name in FOUND if layer(name) == len(LAYERS))
+    loose = sorted(name for name in found() if layer(name) == len(LAYERS))
     assert loose == sorted(LOOSE)
     assert {path.parent.name for path in HELPERS.glob("*/__init__.py")} <= set(LAYERS)
 
 
 def test_no_import_cycle_in_helpers():
-    assert cycles(EDGES) == []
+    assert cycles(edges()) == []
 
 
 def test_helpers_imports_only_downward():
-    assert upward(EDGES) == []
+    assert upward(edges()) == []
 
 
 def test_no_private_name_crosses_a_module_line():
-    assert private_imports(FOUND, "helpers") == []
+    assert private_imports(found(), "helpers") == []
 
 
 def _package(tmp_path: Path, files: dict[str, str]) -> dict[str, set[str]]:
@@ -183,7 +191,7 @@ def test_an_old_module_name_imports_the_very_same_module(old):
     assert importlib.import_module(f"helpers.{old}") is new
     assert getattr(helpers, old) is new
     assert new.__spec__.name == new.__name__ == helpers.MOVED[old]  # its own spec, not the alias's
-    assert helpers.MOVED[old] in FOUND
+    assert helpers.MOVED[old] in found()
 
 
 def test_an_unknown_name_is_still_an_error():

@@ -9,6 +9,7 @@ what the computation says.
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import re
 from fractions import Fraction
@@ -40,8 +41,9 @@ def _docstrings(path: Path) -> list[str]:
     return [doc for doc in map(ast.get_docstring, nodes) if doc]
 
 
+@functools.cache
 def prose() -> dict[str, list[str]]:
-    """Every place a statement can be made: {where: [paragraphs or cells]}."""
+    """Every place a statement can be made: {where: [paragraphs or cells]}; read once, when first asked."""
     found = {"lecture": _markdown(LECTURE)}
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         found[f"notebooks/{path.name}"] = _markdown(path)
@@ -52,13 +54,10 @@ def prose() -> dict[str, list[str]]:
     return found
 
 
-PROSE = prose()
-
-
 def where(pattern: str) -> list[str]:
     """The places (file: text) where ``pattern`` (a regular expression, case ignored) is said."""
     hits = []
-    for name, parts in PROSE.items():
+    for name, parts in prose().items():
         for part in parts:
             for match in re.finditer(pattern, _flat(part), re.I):
                 hits.append(f"{name}: …{_flat(part)[max(0, match.start() - 60) : match.end() + 60]}…")
@@ -96,7 +95,7 @@ def test_with_gamma_and_beta_an_output_row_need_not_sum_to_0():
     # Wherever the pencil checks are stated for any LayerNorm output, γ = 1 and β = 0 are said with them.
     unqualified = [
         hit
-        for name, parts in PROSE.items()
+        for name, parts in prose().items()
         if not name.startswith("helpers/")  # docstrings state γ = 1, β = 0 at the top of the module
         for part in parts
         if re.search(r"(layernorm output|output row)[^.]*(sums? to 0|squares)", _flat(part), re.I)
@@ -164,7 +163,7 @@ def test_keras_eps_changes_rows_2_and_5_at_2_places_and_every_row_at_3():
 def test_after_the_residual_add_is_said_of_post_ln_only():
     unqualified = [
         hit
-        for name, parts in PROSE.items()
+        for name, parts in prose().items()
         for part in parts
         if re.search(r"(right after|follows|after) the residual (add|connection)", _flat(part), re.I)
         and not re.search(r"post-ln|the lesson's|the lesson puts|original transformer", _flat(part), re.I)
@@ -224,7 +223,7 @@ def test_the_count_of_wrong_rows_is_the_datas_everywhere():
     assert not stale, "a stale count of the published table's wrong rows:\n" + "\n".join(stale)
     closest = min(check.rows, key=lambda row: row.max_difference).row
     for name in ("data/README.md", "helpers/core/data.py"):
-        text = _flat(" ".join(PROSE[name]))
+        text = _flat(" ".join(prose()[name]))
         assert re.search(r"all five (of its )?rows", text), f"{name} does not say all five rows are wrong"
         assert f"row {closest}" in text, f"{name} does not name the closest row, row {closest}"
 
