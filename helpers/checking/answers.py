@@ -261,7 +261,7 @@ def _sign_slip(quantity: str, value: float, expected: float, by_hand, room: floa
 def _drift(value: float, expected: float, places: int) -> str:
     """How far the answer is from the exact value rounded to its places, in units of its last place."""
     units = round(abs(round_half_away_from_zero(expected, places) - value) * 10**places)
-    return f"{units} units in the last place"
+    return f"{units} unit{'' if units == 1 else 's'} in the last place"
 
 
 def _places(count: int) -> str:
