@@ -91,3 +91,10 @@ def test_of_two_mistakes_with_the_answers_digits_the_nearer_is_named():
     # x̂ of -0.752: dividing by n − 1 gives -0.6908, not squaring -0.6780; both are -0.7 at 1 place
     verdict = diagnose([-0.752, -0.579, 0.601], "normalised", "-0.7", index=0)
     assert (verdict.kind, verdict.mistake) == (WRONG, "n-1"), verdict
+
+
+@pytest.mark.parametrize("typed", ["0.000", "-0.000"])
+def test_an_answer_of_zero_has_no_sign_to_slip(typed):
+    # x̂ of 0.01049 is 0.00304 (3 units at 3 places); every step by hand at 3 places gives 0.000
+    verdict = diagnose([0.01049, 0.07053, -0.05], "normalised", typed, index=0)
+    assert verdict.kind == WRONG and verdict.mistake != "sign", verdict

@@ -149,3 +149,43 @@ def test_a_mistake_with_the_digits_of_rounding_by_hand_says_both():
         "(x − μ) / √(σ² + ε). (Rounding every step to 3 decimal places by hand gives these digits too: "
         "if that is what you did, keep more digits in the steps.)"
     )
+
+
+@pytest.mark.parametrize(
+    "row, index, typed, hint",
+    [
+        # x̂ 0.32919: steps at 2 places give 0.35, which is 0.4 at the 1 place typed (one more place)
+        (
+            [-0.01, 0.28, 0.4],
+            1,
+            "0.4",
+            "That is what rounding every step to 2 decimal places by hand gives, so it is right up to rounding; "
+            "the exact value is 0.32919: keep more digits in the steps to get it.",
+        ),
+        # x̂ 0.99368: steps at 4 places give 0.98 at the 2 places typed (two more places)
+        (
+            [-0.268, -0.324],
+            0,
+            "0.98",
+            "That is what rounding every step to 4 decimal places by hand gives, so it is right up to rounding; "
+            "the exact value is 0.99368, 1 unit in the last place away: keep more digits in the steps to get it.",
+        ),
+        # only steps at 5 places give 1.00 (three more places): one unit off, not worked by hand
+        (
+            [-0.268, -0.324],
+            0,
+            "1.00",
+            "Off by one in the last place, which rounding along the way explains: the exact value is 0.99368.",
+        ),
+        # x̂ 0.99594: only steps at 5 places give 0.99 (three more places): the digits are cut off
+        (
+            [-0.83, -0.9],
+            0,
+            "0.99",
+            "0.99594 to 2 decimal places is 1.00: it looks like you cut the digits off instead of rounding "
+            "(a next digit of 5 or more moves the last one away from zero).",
+        ),
+    ],
+)
+def test_steps_kept_to_one_or_two_more_places_than_typed_count_as_by_hand_three_do_not(row, index, typed, hint):
+    assert diagnose(row, "normalised", typed, index=index).hint == hint
