@@ -72,12 +72,22 @@ def _by_hand(row, places, eps=1e-5, gamma=(1.0, 1.0, 1.0), beta=(0.0, 0.0, 0.0))
     }
 
 
+HALVES = {"gamma": [0.5, 1.5, 0.25], "beta": [0.1, -0.2, 0.3]}  # γ · x̂ + β then has more places than x̂
+
+
 @pytest.mark.parametrize(
-    "row, places",
-    [(NB06["row"], 2), (NB06["row"], 3), ([1.133, -0.299, 0.503], 1), ([1.133, -0.299, 0.503], 2)],
+    "row, places, affine",
+    [
+        (NB06["row"], 2, NB06),
+        (NB06["row"], 3, NB06),
+        (NB06["row"], 2, HALVES),
+        ([1.133, -0.299, 0.503], 1, NB06),
+        ([1.133, -0.299, 0.503], 2, HALVES),
+    ],
 )
-def test_rounding_every_step_is_tried_with_the_last_step_rounded_and_not(row, places):
-    q = {**NB06, "row": row}  # (notebook 06's row has a std of 0.0 at 1 place: not tried, nobody can divide by it)
+def test_rounding_every_step_is_tried_with_the_last_step_rounded_and_not(row, places, affine):
+    # (notebook 06's row has a std of 0.0 at 1 place: not tried, nobody can divide by it)
+    q = {"row": row, "gamma": affine["gamma"], "beta": affine["beta"]}
     hand = _by_hand(q["row"], places, gamma=q["gamma"], beta=q["beta"])
     for quantity, index in (("variance", None), ("std", None), ("normalised", 0), ("normalised", 2), ("output", 2)):
         wanted = hand[quantity] if index is None else hand[quantity][index]
@@ -98,8 +108,13 @@ def test_rounding_every_step_is_tried_with_the_eps_given():
 
 
 def test_steps_worked_by_hand_with_another_eps_are_right_up_to_rounding():
-    verdict = diagnose([0.25, 0.794, 0.551], "std", "0.548", eps=0.25)  # every step at 3 places; exact 0.54727
+    # x̂ of 0.794 with ε = 0.25: exact 0.47934, every step at 3 places gives 0.478
+    verdict = diagnose([0.25, 0.794, 0.551], "normalised", "0.478", index=1, eps=0.25)
     assert (verdict.kind, verdict.mistake) == (ROUNDING, "last-place")
+    assert verdict.hint == (
+        "That is what rounding every step to 3 decimal places by hand gives, so it is right up to rounding; "
+        "the exact value is 0.47934, 1 unit in the last place away: keep more digits in the steps to get it."
+    )
 
 
 def test_a_mean_rounded_twice_is_not_rounding_by_hand():

@@ -45,6 +45,10 @@ def test_a_mistake_is_named_up_to_one_unit_from_its_value(typed, named):
     # the sum of (0.1, 0.2, 0.4) is exactly 0.7: the mean not divided by n
     verdict = diagnose([0.1, 0.2, 0.4], "mean", typed)
     assert verdict.kind == WRONG and (verdict.mistake == "sum-not-divided") is named, verdict
+    if named:  # the catalogue's sentence, and nothing about rounding by hand: the mean has one step
+        assert verdict.hint == (
+            "Looks like a known mistake: not dividing the sum by n. That is the sum of the values: divide it by n = 3."
+        )
 
 
 @pytest.mark.parametrize(
@@ -91,6 +95,7 @@ def test_of_two_mistakes_with_the_answers_digits_the_nearer_is_named():
     # x̂ of -0.752: dividing by n − 1 gives -0.6908, not squaring -0.6780; both are -0.7 at 1 place
     verdict = diagnose([-0.752, -0.579, 0.601], "normalised", "-0.7", index=0)
     assert (verdict.kind, verdict.mistake) == (WRONG, "n-1"), verdict
+    assert verdict.hint.endswith("numpy's var and std divide by n unless given ddof=1.")  # no word of rounding by hand
 
 
 @pytest.mark.parametrize("typed", ["0.000", "-0.000"])

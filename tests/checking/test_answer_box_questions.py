@@ -28,8 +28,8 @@ def test_the_output_question_reads_as_in_exercises_md():
 
 
 def test_gamma_and_beta_are_shown_to_six_places_at_most_without_trailing_zeros():
-    text = question_text([0.1, 0.2, 0.4], "output", index=0, gamma=[0.25, 10, 1.2345678], beta=[-0.5, 0, 100.0])
-    assert "with γ = (0.25, 10, 1.234568) and β = (-0.5, 0, 100) (ε = 1e-05)?" in text
+    text = question_text([0.1, 0.2, 0.4], "output", index=0, gamma=[0.25, 10, 1.2345678], beta=[-0.5, 100.0, 0.1234567])
+    assert text.endswith("with γ = (0.25, 10, 1.234568) and β = (-0.5, 100, 0.123457) (ε = 1e-05)?")
 
 
 def test_the_normalised_question_gives_the_feature_from_1_and_eps():

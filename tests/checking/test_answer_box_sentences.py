@@ -189,3 +189,10 @@ def test_a_mistake_with_the_digits_of_rounding_by_hand_says_both():
 )
 def test_steps_kept_to_one_or_two_more_places_than_typed_count_as_by_hand_three_do_not(row, index, typed, hint):
     assert diagnose(row, "normalised", typed, index=index).hint == hint
+
+
+def test_rounding_along_the_way_is_said_once():
+    # x̂ of -0.8 is -1.2247; every step at 1 place gives -1.4: rounding along the way, with no note that
+    # rounding by hand gives these digits too (it is the same explanation)
+    verdict = diagnose([0.6, -0.1, -0.8], "normalised", "-1.4", index=2)
+    assert (verdict.kind, verdict.mistake, verdict.hint) == (WRONG, "rounding", EARLY.format(places="1 decimal place"))
