@@ -49,8 +49,9 @@ def size_words(value, noise: float = NOISE, whole: str = "the row's size") -> st
     if value >= 0.01:
         return f"{value:.2g} of {whole}"
     for unit, word in _SMALL:
-        if value < unit * 1000:
-            amount = f"{float(f'{value / unit:.2g}'):g}"  # 2 significant digits, never 5e+02
+        shown = float(f"{value / unit:.2g}")  # 2 significant digits: 999.6 billionths is 1000 of them
+        if shown < 1000:  # else the next unit says it (1 millionth, not 1000 billionths)
+            amount = f"{shown:g}"  # never 5e+02
             return f"{amount} {word}{'' if amount == '1' else 's'} of {whole}"
     return f"{value:.2g} of {whole}"
 

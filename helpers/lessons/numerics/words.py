@@ -24,7 +24,7 @@ def _e(value: float) -> str:
 def _compare(a: float, b: float, bigger: str, smaller: str, same: str, threshold: float = SAME) -> str:
     if not (a > 0 and b > 0):
         return "cannot tell"
-    return bigger if a >= threshold * b else smaller if b >= threshold * a else same
+    return bigger if a > threshold * b else smaller if b > threshold * a else same  # exactly SAME times: the same
 
 
 def storing_vs_arithmetic(split) -> str:

@@ -1,0 +1,58 @@
+"""The class record's plain rules (helpers/checking/class_record.py), without a service: which notebook a
+kernel's session belongs to (the series runs from 00 to 13), and which answers of the service are final.
+A refusal (the body itself is wrong: 400, or too large: 413) cannot be helped by sending it again, so the
+verdict is dropped; anything else (the service down, busy, a gateway's error) is kept and sent later."""
+
+from __future__ import annotations
+
+import io
+import urllib.error
+
+import pytest
+
+from helpers.checking import class_record
+
+
+@pytest.mark.parametrize(
+    ("session", "notebook"),
+    [
+        ("/home/ann/layernorm-step-by-step/notebooks/00_contents.ipynb", "00"),
+        ("/home/ann/layernorm-step-by-step/notebooks/03_variance.ipynb", "03"),
+        ("/home/ann/layernorm-step-by-step/notebooks/13_is_this_layernorm.ipynb", "13"),  # the last of the series
+        ("/home/ann/notebooks/14_my_own.ipynb", None),  # one past it: not one of the series
+        ("/home/ann/notebooks/99_scratch.ipynb", None),
+        ("/home/ann/notebooks/3_variance.ipynb", None),  # one digit: not the series' naming
+        ("/home/ann/scratch.ipynb", None),
+        ("", None),
+    ],
+)
+def test_the_notebook_of_a_session_is_one_of_00_to_13(session, notebook):
+    assert class_record.notebook_of(session) == notebook
+
+
+class Answer:
+    def __init__(self, status):
+        self.status = status
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def answered(monkeypatch, status):
+    def urlopen(request, timeout):
+        if status < 300:
+            return Answer(status)
+        raise urllib.error.HTTPError(request.full_url, status, "answer", {}, io.BytesIO(b""))
+
+    monkeypatch.setattr(class_record.urllib.request, "urlopen", urlopen)
+    verdict = {"id": "x", "notebook": "02", "step": "mean", "passed": True, "mistake": None}
+    return class_record._send("http://127.0.0.1:1/services/class/", "a-token", verdict)
+
+
+@pytest.mark.parametrize(("status", "outcome"), [(200, "sent"), (201, "sent"), (400, "refused"), (413, "refused"),
+                                                 (401, "retry"), (500, "retry"), (502, "retry"), (503, "retry")])  # fmt: skip
+def test_only_a_refusal_of_the_body_is_final(monkeypatch, status, outcome):
+    assert answered(monkeypatch, status) == outcome
