@@ -2,8 +2,8 @@
 
 The process starts in an empty temporary folder, with ``-I`` (no PYTHONPATH, no user site, not the
 current folder on the path), a minimal environment (no hub token: its verdict goes to nobody's class
-page), a memory ceiling (RLIMIT_AS, set by the runner relative to its own imports), a CPU-time ceiling, no file it may grow (RLIMIT_FSIZE 0) and a
-wall-clock timeout. It receives the cell's source on stdin, never the notebook, never the student's
+page), a memory ceiling (RLIMIT_AS, set by the runner relative to its own imports), a CPU-time ceiling,
+no file it may grow (RLIMIT_FSIZE 0) and a wall-clock timeout. It receives the cell's source on stdin, never the notebook, never the student's
 kernel. Run as root (the hub's autograde), it can run as an unprivileged account as well (``user``).
 """
 

@@ -336,7 +336,7 @@ def main() -> None:
             result_out.write(MARK + seal + json.dumps({"grader_problem": why[:300]}) + "\n")
             result_out.flush()
             os._exit(0)
-    _lower_memory_ceiling(int(job.get("memory", 2 << 30)))
+    _lower_memory_ceiling(int(job["memory"]))
     import ctypes
     import threading
 

@@ -42,3 +42,11 @@ def attempts(requirements: Path, platform: str | None = None) -> list[list[str]]
         return []
     wanted = f"torch=={version}+cpu"
     return [[wanted], ["--index-url", CPU_INDEX, "--extra-index-url", PYPI, wanted]]
+
+
+def install_first(requirements: Path, install, say) -> None:
+    """Try each of ``attempts`` with ``install`` (pip install's arguments -> whether it succeeded) until one
+    succeeds; say ``FELL_BACK`` when every one failed. Nothing is tried off Linux or without a pin."""
+    tries = attempts(requirements)
+    if tries and not any(install(args) for args in tries):
+        say(FELL_BACK)

@@ -127,9 +127,11 @@ def ensure_python_env(home: Path = DEFAULT_HOME, say=print) -> Path:
     has_pip = subprocess.run([str(python), "-c", "import pip"], capture_output=True).returncode == 0
     pip = [str(python), "-m", "pip"] if has_pip else [sys.executable, "-m", "pip", "--python", str(python)]
     install = [*pip, "install", "--disable-pip-version-check", "--no-input"]
-    tries = cpu_torch.attempts(REQUIREMENTS)  # the CPU build first: the file's pin is then met
-    if tries and not any(_logged([*install, *a], log, PIP_TIMEOUT, "torch's CPU build", required=False) for a in tries):
-        say(cpu_torch.FELL_BACK)
+    cpu_torch.install_first(  # the CPU build first: the file's pin is then met
+        REQUIREMENTS,
+        lambda args: _logged([*install, *args], log, PIP_TIMEOUT, "torch's CPU build", required=False),
+        say,
+    )
     _logged(
         [*install, "-r", str(REQUIREMENTS)],
         log,

@@ -71,3 +71,18 @@ def test_run_py_installs_the_cpu_build_before_the_requirements_and_says_when_it_
         else:  # both ways tried, then the requirements, and the learner is told
             assert calls[:2] == cpu_torch.attempts(pins, "linux") and calls[2] == ["-r", str(pins)], calls
             assert cpu_torch.FELL_BACK in said
+
+
+def test_the_first_way_that_works_ends_the_tries_and_none_working_is_said(tmp_path, monkeypatch):
+    pins = tmp_path / "requirements.txt"
+    pins.write_text("torch==2.13.0\n", encoding="utf-8")
+    monkeypatch.setattr(cpu_torch.sys, "platform", "linux")
+    for works, expected_tries, expected_said in ((0, 1, []), (1, 2, []), (None, 2, [cpu_torch.FELL_BACK])):
+        tried, said = [], []
+
+        def install(args, tried=tried, works=works):
+            tried.append(args)
+            return len(tried) - 1 == works
+
+        cpu_torch.install_first(pins, install, said.append)
+        assert tried == cpu_torch.attempts(pins)[:expected_tries] and said == expected_said, (works, tried, said)

@@ -110,9 +110,9 @@ def ensure_env(venv: Path = VENV, requirements: Path = REQUIREMENTS, base_python
         start = time.monotonic()
         stamp.unlink(missing_ok=True)  # an interrupted install must retry
         (venv / PIP_LOG.name).write_text("", encoding="utf-8")
-        tries = cpu_torch.attempts(requirements)  # the CPU build first: the file's pin is then met
-        if tries and not any(pip_install(args, "torch's CPU build", venv, required=False) for args in tries):
-            say(cpu_torch.FELL_BACK)
+        cpu_torch.install_first(  # the CPU build first: the file's pin is then met
+            requirements, lambda args: pip_install(args, "torch's CPU build", venv, required=False), say
+        )
         pip_install(["-r", str(requirements)], f"the packages in {requirements.name}", venv)
         pip_install(["-e", ".", "--no-deps"], "the helpers package (pip install -e .)", venv)
         stamp.write_text(wanted + "\n", encoding="utf-8")
