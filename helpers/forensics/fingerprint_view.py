@@ -204,7 +204,8 @@ def _convention_rows(f) -> list:
         (
             "subtracts the mean",
             _yes(f.centres),
-            f"centring probe: adding 3 to every value of a row moved its output by {size_words(m.centring_change, noise)}",
+            f"centring probe: adding {m.centring_offset:g} to every value of a row moved its output by "
+            f"{size_words(m.centring_change, noise)}",
         ),
         (
             "variance",
@@ -296,6 +297,18 @@ def fingerprint_rows(f) -> list[tuple[str, str, str]]:
         return rows
     if f.not_layer_norm_because == "between":
         rows.append(("precision", "cannot tell", f"residual probe: precisions tried: {', '.join(m.precisions_tried)}"))
+        return rows
+    if f.not_layer_norm_because == "centring":
+        rows.append(
+            (
+                "subtracts the mean",
+                "cannot tell",
+                f"centring probe: adding {m.centring_offset:g} to every value of a row moved its output "
+                f"{size_words(m.centring_departure, 0.0)}"
+                f" away from a LayerNorm's and an RMSNorm's would go {size_words(m.uncentred_change, 0.0)} away; "
+                f"{m.computes_in}'s rounding allows up to {size_words(m.centring_bound, 0.0)}",
+            )
+        )
         return rows
     if f.is_layer_norm is False:
         tried = ", ".join(m.precisions_tried) or m.computes_in

@@ -4,7 +4,8 @@
 tokens, columns are features) on a few matrices and measures, never reading its source:
 
 * axis: edit one token; a row-wise LayerNorm changes only that token's output row;
-* centring: add 3 to a row; a LayerNorm's output does not move, an RMSNorm's does;
+* centring: add 3 to a row (more on a wide row); a LayerNorm's output moves only as rounding its input moves it, an
+  RMSNorm's by most of its size; when its rounding is too coarse to tell the two apart, it says so;
 * divisor: a row d·a with a huge spread (ε negligible) comes out as d·s with 1/s² = Σ(a·d)²/k,
   so k = Σ(a·d)²·s² is n (biased variance) or n − 1 (unbiased);
 * ε and where it goes: rows of tiny variance v (a ladder from 1 down to 1e-32) come out scaled by

@@ -24,6 +24,9 @@ from helpers.forensics.probes import (
     MIDDLE,
     WIDE,
     apply_conventions,
+    centring_answers,
+    centring_offset,
+    centring_verdict,
     conditioning,
     constant_rows,
     divisor_kind,
@@ -35,6 +38,7 @@ from helpers.forensics.probes import (
     torch_layer_norm,
 )
 from helpers.forensics.record import Fingerprint, Measurements
+from helpers.forensics.sizes import size_words
 from helpers.forensics.words import TORCH_EPS, differences_from_torch
 
 SHAPE_LIMIT = 1e-6  # a row's output is a stretched copy of the centred row to better than this (float64)
@@ -126,10 +130,11 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
     d = pattern(n)
     wide, middle = WIDE[precision], MIDDLE[precision]
     ladder = HALF_LADDER if precision == "float16" else LADDER
-    probes = rounded(np.vstack([d, d + 3.0, wide * d, middle * d] + [scale * d for scale in ladder]), precision)
+    offset = centring_offset(n)
+    probes = rounded(np.vstack([d, d + offset, wide * d, middle * d] + [scale * d for scale in ladder]), precision)
     labels = (
         "the row",
-        "the same row plus 3",
+        f"the same row plus {offset:g}",
         f"the row spread {wide:g} times wider",
         f"the row spread {middle:g} times",
     )
@@ -139,10 +144,26 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
             raise CallProblem(f"It returned NaN or infinity for {label}, {_values(probes[row])}.")
     size = max(float(np.max(np.abs(y[0]))), 1e-300)
     centring_change = float(np.max(np.abs(y[1] - y[0])))
-    centres = bool(centring_change <= max(1e-6, (20 if strict else 40) * noise) * max(1.0, size))
+    departure, uncentred = centring_answers(probes[0], probes[1], y[0], y[1], keep)
+    bound = max(1e-6, (20 if strict else 40) * noise) * max(1.0, size)
+    centres = centring_verdict(departure, bound, uncentred)
+    # kept relative to the row's output, as the evidence says them ("… times the row's size")
+    common.update(
+        centring_offset=offset,
+        centring_change=centring_change / size,
+        centring_departure=departure / size,
+        uncentred_change=uncentred / size,
+        centring_bound=bound / size,
+    )
+    if centres is None:  # rounding this coarse could hide the mean's subtraction, or fake it
+        measured = Measurements(**common, shape_misfit=misfit, output_dtypes=tuple(sorted(call.output_dtypes)))
+        return Fingerprint(
+            ctx.name, None, None, None, None, ctx.axis, None, None, [centring_sentence(measured)],
+            affine.kind, None, measured, None, "centring",
+        )  # fmt: skip
     _, shift = row_fits(base, y_base, keep) if centres else (None, None)
     scale_change = float(np.max(np.abs(y[2] - y[3])) / max(float(np.max(np.abs(y[3]))), 1e-300))
-    common.update(shape_misfit=misfit, row_shift=shift, scale_change=scale_change, centring_change=centring_change)
+    common.update(shape_misfit=misfit, row_shift=shift, scale_change=scale_change)
     if centres and shift > shape_limit:
         return verdict_not("shift")
     if not scale_change <= max(SCALE_LIMIT, 1.5 * many * noise):
@@ -273,6 +294,16 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
         machine,
     )
     return print_
+
+
+def centring_sentence(m: Measurements) -> str:
+    """Why the centring probe cannot tell, in sizes relative to the row's output."""
+    return (
+        f"Cannot tell whether it subtracts the mean: adding {m.centring_offset:g} to every value of a row moved its output "
+        f"{size_words(m.centring_departure, 0.0)} away from where a LayerNorm's would go, and an RMSNorm's "
+        f"(which keeps the mean) would go {size_words(m.uncentred_change, 0.0)} away; rounding in "
+        f"{m.computes_in} allows up to {size_words(m.centring_bound, 0.0)}, too coarse to tell the two apart."
+    )
 
 
 def _divisor(uu_wide, uu_middle, s_wide, s_middle, n) -> float:

@@ -30,6 +30,13 @@ def pattern(n: int) -> np.ndarray:
     return np.arange(n, dtype=np.float64) - (n - 1) / 2
 
 
+def centring_offset(n: int) -> float:
+    """What the centring probe adds to every value of :func:`pattern`: 3 up to 4 features, and as many times 3
+    as the row is wider than 4 features' pattern (n = 768: 594). A fixed 3 on a row spread over ±383 moved an
+    RMSNorm's output by under 1 % of its size, about two roundings of bfloat16: the probe could not tell."""
+    return 3.0 * max(1, round(float(np.std(pattern(n)) / np.std(pattern(4)))))
+
+
 def alternating(n: int) -> np.ndarray:
     """−½, ½, −½, … (and 0 last when n is odd): mean exactly 0, exact beside any offset of OFFSETS."""
     row = np.where(np.arange(n) % 2 == 0, -0.5, 0.5)
@@ -99,6 +106,40 @@ def row_shift(x: np.ndarray, y: np.ndarray) -> float:
     """Worst row: how far the output's mean is from 0, relative to the row's largest |y|."""
     size = np.maximum(np.abs(y).max(axis=1), 1e-300)
     return float(np.max(np.abs(y.mean(axis=1)) / size))
+
+
+def centring_answers(row, plus_three, y_row, y_plus, keep: np.ndarray | None) -> tuple[float, float]:
+    """The centring probe's two answers, for the probe rows as the function got them (rounded to its type):
+    how far its output's move (``y_plus`` − ``y_row``, the kept features) departs from a LayerNorm's move,
+    and how far an RMSNorm's (x / √(mean x²), which keeps the mean) departs from a LayerNorm's, both at the
+    scale of its output. In exact arithmetic a LayerNorm does not move at all; with its input rounded it moves
+    by what that rounding changed, which is computed here, not left to the bound."""
+    kept = slice(None) if keep is None else keep
+
+    def layer(x):
+        u = x - x.mean()
+        return (u / np.sqrt(np.mean(u * u)))[kept]
+
+    def rms(x):
+        return (x / np.sqrt(np.mean(x * x)))[kept]
+
+    reference = layer(row)
+    scale = float(np.dot(y_row, reference) / max(float(np.dot(reference, reference)), 1e-300))
+    layer_move = layer(plus_three) - reference
+    departure = float(np.max(np.abs((y_plus - y_row) - scale * layer_move)))
+    separation = float(np.max(np.abs(scale * (rms(plus_three) - rms(row) - layer_move))))
+    return departure, separation
+
+
+def centring_verdict(change: float, bound: float, uncentred: float) -> bool | None:
+    """Does it subtract the mean? ``change``: how far its output's move, when 3 was added to a row, departs from
+    a LayerNorm's; ``bound``: the most rounding could make that; ``uncentred``: how far an RMSNorm's departs.
+    Yes only when the change is within the bound *and* nearer 0 than the other answer (a quarter of it at most);
+    no when it is beyond the bound or near the other answer (three quarters of it or more); between the two,
+    within a bound too wide to tell them apart: cannot tell (None)."""
+    if change > bound or change >= 0.75 * uncentred:
+        return False
+    return True if change <= 0.25 * uncentred else None
 
 
 def apply_conventions(x, centres, k, placement, eps) -> np.ndarray:

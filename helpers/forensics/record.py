@@ -20,7 +20,12 @@ class Measurements:
     features: int = 0
     rows_changed: tuple = ()  # output rows (from 1) that moved when token 1 was edited
     columns_changed: tuple = ()  # output columns (from 1) that moved when feature 1 was edited
-    centring_change: float | None = None  # how far the output moved when 3 was added to a row
+    centring_offset: float = 3.0  # what the centring probe adds to a row (3; more on a wide row)
+    # the centring probe, each relative to the row's largest output: how far the output moved when the offset was
+    centring_change: float | None = None  # added; how far that move departs from a LayerNorm's (its input
+    centring_departure: float | None = None  # rounded as it was), how far an RMSNorm's (which keeps the mean)
+    uncentred_change: float | None = None  # departs from a LayerNorm's, and the most rounding allows the first
+    centring_bound: float | None = None
     divisor: float | None = None  # k measured from the big row
     eps_rows: int = 0  # ladder rows where ε shows
     spread_inside: float | None = None  # how much 1/s² − v varies over those rows
@@ -79,7 +84,9 @@ class Fingerprint:
     problem: str | None = None  # why fn could not be fingerprinted (an exception, NaN, wrong shape, time)
     measured: Measurements = Measurements()
     is_layer_norm: bool | None = None  # False: no γ·LayerNorm + β at any precision fits; None: cannot tell
-    not_layer_norm_because: str = ""  # "shape", "shift", "scale", "prediction"; "state" or "between" (cannot tell)
+    not_layer_norm_because: str = (
+        ""  # "shape", "shift", "scale", "prediction"; "state", "between" or "centring" (cannot tell)
+    )
     factor: float = 1.0  # a constant its output is multiplied by (2 · LayerNorm: 2), not a parameter
     machine_eps: bool = False  # ε is the machine ε of the input type (nn.RMSNorm with eps=None)
 
