@@ -166,6 +166,18 @@ def pytest_itemcollected(item):
         item.add_marker(pytest.mark.browser)
 
 
+# `run.py test --fast` gives its two workers whole modules, the longest first (tools/run/fast_order.py),
+# from the times of the last fast runs; every worker orders its collection alike, as xdist requires.
+def pytest_collection_modifyitems(config, items):
+    from tools.run import fast_order
+
+    durations = (
+        fast_order.load(Path(os.environ[fast_order.ENVIRONMENT])) if fast_order.ENVIRONMENT in os.environ else {}
+    )
+    if durations:
+        items[:] = [items[index] for index in fast_order.longest_first([item.nodeid for item in items], durations)]
+
+
 # What this session's `-m` left out, with each test's markers, for tests/maintenance/test_run_halves.py: in
 # `run.py test`'s last part (-m REST_MARKERS) that is every other part's tests, so that test reads the whole
 # suite from the run it is in instead of collecting it again (about 18 s).

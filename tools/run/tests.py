@@ -14,6 +14,7 @@ import tempfile
 import threading
 from pathlib import Path
 
+from tools.run import fast_order
 from tools.run.ahead import hub_env, installs_beside
 from tools.run.busy import busy_loops, take_busy
 from tools.run.env import NOTEBOOKS, ROOT, TESTS, VENV, Failure, ensure_env, has_files, say
@@ -190,7 +191,8 @@ def fast_workers(python: Path, extra: list[str]) -> list[str]:
     has_xdist = bool(
         [*venv.glob("lib/python3*/site-packages/xdist/__init__.py"), *venv.glob("Lib/site-packages/xdist")]
     )
-    return ["-n", "2", "--dist", "loadfile"] if has_xdist else []
+    # modules in the order given (tools/run/fast_order.py: the longest first), not by their number of tests
+    return ["-n", "2", "--dist", "loadfile", "--no-loadscope-reorder"] if has_xdist else []
 
 
 # pytest deletes a run's temporary folders (about 3,500 files: the Colab set-up tests' clones) when a later
@@ -229,9 +231,12 @@ def cmd_test_fast(extra: list[str], reports: Path) -> int:
     cmd = [str(python), "-m", "pytest", "tests", "-m", FAST_MARKERS, "-q", "-p", "no:cacheprovider", *FAST_LEAVES_OUT]
     if not any(_names_a_path(arg) for arg in extra):
         cmd += modules_left_out()
-    code = run(
-        [*cmd, *fast_workers(python, extra), *ram_basetemp(extra), *report_option(extra, reports / "fast.xml"), *extra]
-    )
+    whole = not any(_names_a_path(arg) or arg.startswith(("-k", "-m")) for arg in extra)  # every fast test
+    os.environ[fast_order.ENVIRONMENT] = str(fast_order.DURATIONS)
+    report = report_option(extra, reports / "fast.xml")
+    code = run([*cmd, *fast_workers(python, extra), *ram_basetemp(extra), *report, *extra])
+    if whole and report:
+        fast_order.remember(reports / "fast.xml")  # the next run's order
     lint = run([str(python), "-m", "ruff", "check", "."])
     say(
         "Fast tests only: notebooks (nbval), browser, hub and slow tests and the Colab-like pass were not run; "
