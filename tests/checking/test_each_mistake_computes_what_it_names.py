@@ -256,7 +256,12 @@ REFERENCES = [
 ]
 
 RNG = np.random.default_rng(35)
-ROWS = [np.array([0.9, -1.3, 0.2, 2.6]), np.array([1.5, 1.7, -0.4, 3.1, 0.25]), RNG.normal(2.0, 1.5, 6)]
+ROWS = [
+    np.array([0.9, -1.3, 0.2, 2.6]),
+    np.array([1.5, 1.7, -0.4, 3.1, 0.25]),
+    RNG.normal(2.0, 1.5, 6),
+    np.array([10000.1, 10000.3, 10000.2, 10000.6]),  # far from zero: the one-pass variance loses digits here
+]
 SQUARE = RNG.normal(0.5, 1.0, (4, 4))  # lost keepdims runs only on a square matrix
 INPUTS = [(x, eps) for x in ROWS for eps in (0.1, 1e-3)] + [(SQUARE, 0.1), (RNG.normal(1.0, 2.0, (4, 4)), 1e-3)]
 
@@ -332,6 +337,16 @@ def test_only_a_mistake_that_is_right_in_exact_arithmetic_is_a_signature(built):
                 same = same and got is not None and np.shape(got) == np.shape(want) and bool(np.all(got == want))
         assert mistake.signature is same, mistake.name
     assert [m.key for m in built if m.signature] == ["one-pass"]
+
+
+def test_the_one_pass_variance_is_wrong_far_from_zero(built):
+    """A signature is recognised by where it fails: far from zero E[x²] − E[x]² cancels the digits that matter."""
+    far = ROWS[-1]
+    one_pass = next(m for m in built if m.signature)
+    right = catalogue.Mistake("right", "right", (), (), None)
+    for quantity in ("variance", "std", "normalised"):
+        got, want = one_pass.value(quantity, far), right.value(quantity, far)
+        assert np.max(np.abs(got - want) / np.abs(want)) > 1e-9, quantity
 
 
 # --- the words a learner reads --------------------------------------------------------------------------
