@@ -271,8 +271,9 @@ def _affine(x):
     return np.linspace(0.5, 2.5, n) ** 2, np.linspace(-1.0, 1.5, n) ** 3  # every γ and β different, none 0 or 1
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def built():
+    """The catalogue built by each test that reads it (at import it was built before mutmut's switch)."""
     return catalogue._catalogue()
 
 
