@@ -126,6 +126,15 @@ def run_mutmut(area: dict, jobs: int, names: list[str]) -> int:
     return process.returncode
 
 
+def mutant_of(name: str, module: str) -> bool:
+    """Whether mutant ``name`` (mutmut's: the module's dotted name, then the function's, e.g.
+    ``helpers.checking.answers.x_diagnose__mutmut_3``) is one of ``module``'s (a path). A package's
+    ``__init__.py`` is named without ``__init__``: ``helpers.checking.mistakes.x_name_of__mutmut_6``.
+    The module part of ``name`` may be a glob (``helpers.checking.*.x_forward__mutmut_1``)."""
+    dotted = module.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+    return fnmatch.fnmatchcase(dotted, name.rpartition(".")[0])
+
+
 def read_results(patterns: list[str]) -> list[Module]:
     from mutmut.stats import status_by_exit_code
 
@@ -248,11 +257,7 @@ def main(argv: list[str]) -> int:
         started = time.monotonic()
         if not args.resume:
             shutil.rmtree(MUTANTS, ignore_errors=True)
-        names = [
-            n
-            for n in args.mutant
-            if any(fnmatch.fnmatch(n.replace(".", "/"), m.removesuffix(".py") + "*") for m in area["modules"])
-        ]
+        names = [n for n in args.mutant if any(mutant_of(n, m) for m in area["modules"])]
         if args.mutant and not names:
             continue
         code = run_mutmut(area, args.jobs, names)
