@@ -88,3 +88,41 @@ def longest_first(nodeids: list[str], durations: dict[str, float]) -> list[int]:
         return (module in durations, -durations.get(module, 0.0), first_seen[module], index)
 
     return sorted(range(len(nodeids)), key=key)
+
+
+def halves(modules: list[str], durations: dict[str, float]) -> tuple[list[str], list[str]]:
+    """``modules`` in two lists whose last times add up about alike: longest first, each to the half with less
+    so far (a module not timed counts as the median of those timed). Each half keeps that order."""
+    timed = sorted(durations[m] for m in modules if m in durations)
+    guess = timed[len(timed) // 2] if timed else 0.0
+    position = {module: index for index, module in enumerate(modules)}
+    first, second, total = [], [], [0.0, 0.0]
+    for module in sorted(modules, key=lambda m: (-durations.get(m, guess), position[m])):
+        lighter = 0 if total[0] <= total[1] else 1
+        (first, second)[lighter].append(module)
+        total[lighter] += durations.get(module, guess)
+    return first, second
+
+
+def known_enough(modules: list[str], durations: dict[str, float]) -> bool:
+    """Whether the times cover most modules (three quarters): else the halves would be a guess."""
+    return bool(modules) and sum(m in durations for m in modules) >= 0.75 * len(modules)
+
+
+def totals(reports: list[Path]) -> str:
+    """One line for the halves together, from their JUnit reports: "2,663 passed, 1 failed in all"."""
+    counts = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
+    for report in reports:
+        try:
+            suites = list(ElementTree.parse(report).iter("testsuite"))
+        except (OSError, ElementTree.ParseError):
+            return "The halves' reports could not be read: see each half's own line above."
+        for suite in suites:
+            for key in counts:
+                counts[key] += int(suite.get(key) or 0)
+    failed = counts["failures"] + counts["errors"]
+    passed = counts["tests"] - failed - counts["skipped"]
+    words = [f"{passed:,} passed"]
+    words += [f"{failed:,} failed"] if failed else []
+    words += [f"{counts['skipped']:,} skipped"] if counts["skipped"] else []
+    return ", ".join(words) + " in all (both halves)."
