@@ -83,7 +83,10 @@ def describe(error: BaseException, first_line: bool = False) -> str:
         lines = text.strip().splitlines()
         text = lines[0] if lines else ""
         text = text if len(text) <= 160 else text[:157] + "..."
-    return f"{type(error).__name__}: {text}"
+    name = type(error).__name__
+    if isinstance(error, MemoryError) and not text.strip():
+        return f"{name}: it asked for more memory than this process may use"
+    return f"{name}: {text}" if text.strip() else f"{name} (with no message)"
 
 
 def stop_thread(thread: threading.Thread) -> bool:

@@ -53,7 +53,25 @@ def test_an_exception_is_described_by_its_type_and_message():
     short = sandbox.describe(long, first_line=True)
     assert short.startswith("ValueError: first line x") and short.endswith("...") and "second" not in short
     assert len(short) == len("ValueError: ") + 160
-    assert sandbox.describe(RuntimeError(), first_line=True) == "RuntimeError: "
+    assert sandbox.describe(RuntimeError(), first_line=True) == "RuntimeError (with no message)"
+    assert sandbox.describe(ValueError("  \n")) == "ValueError (with no message)"  # never a colon and nothing
+
+
+def test_running_out_of_memory_is_said_in_words_when_python_gives_none():
+    said = sandbox.describe(MemoryError())
+    assert said == "MemoryError: it asked for more memory than this process may use"
+    assert sandbox.describe(MemoryError("cannot allocate 8 GiB")) == "MemoryError: cannot allocate 8 GiB"
+
+
+def test_a_function_that_runs_out_of_memory_gets_one_sentence_and_no_check_mark():
+    from helpers.checking.exercises import check
+
+    def greedy(row):
+        raise MemoryError
+
+    result = check("mean", greedy)
+    assert not result.passed
+    assert "Your function raised MemoryError: it asked for more memory than this process may use" in str(result)
 
 
 def test_an_endless_loop_is_stopped_at_the_limit_and_its_thread_is_gone():
