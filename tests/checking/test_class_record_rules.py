@@ -56,3 +56,16 @@ def answered(monkeypatch, status):
                                                  (401, "retry"), (500, "retry"), (502, "retry"), (503, "retry")])  # fmt: skip
 def test_only_a_refusal_of_the_body_is_final(monkeypatch, status, outcome):
     assert answered(monkeypatch, status) == outcome
+
+
+def test_an_answer_right_up_to_rounding_is_recorded_as_passed(monkeypatch):
+    """The answer box shows "right up to rounding" as right, so the lecturer's page counts it as passed."""
+    from helpers.checking import answers
+
+    sent = []
+    monkeypatch.setattr(
+        class_record, "record", lambda notebook, step, passed, mistake=None: sent.append((step, passed))
+    )
+    for kind, mistake in ((answers.RIGHT, None), (answers.ROUNDING, "last-place"), (answers.WRONG, "n-1")):
+        class_record.record_answer(answers.Verdict(kind, "a hint", "variance", 0.5, 0.5, 2, mistake))
+    assert sent == [("answer-variance", True), ("answer-variance", True), ("answer-variance", False)]

@@ -60,3 +60,25 @@ def test_what_was_refused_or_undone_is_listed_with_semicolons_in_one_sentence():
         "Your code replaced numpy.mean; patched helpers: that was undone and ignored, and your function was "
         "graded by the original checker."
     )
+
+
+def test_the_gradebook_keeps_each_score_as_graded_and_adds_them_up(tmp_path):
+    """classroom/grading/cycle.py's per-exercise gradebook: one row per student, each exercise's score as nbgrader
+    gave it (whole points without ".0", a half point kept), empty where not submitted, then the total and the max."""
+    import csv
+
+    from classroom.grading import assignment, cycle
+
+    mean, variance = assignment.name_of("mean"), assignment.name_of("variance")
+    raw = tmp_path / "nbgrader-grades.csv"
+    raw.write_text(
+        f"assignment,student_id,score\n{mean},ann,3.0\n{variance},ann,2.5\n{mean},bob,1.0\n",
+        encoding="utf-8",
+    )
+    rows = list(csv.reader(cycle.per_exercise(raw, tmp_path / "grades.csv").open(encoding="utf-8")))
+    names = [assignment.name_of(step) for step in plan.STEPS]
+    assert rows[0] == ["student", *names, "total", "max"]
+    ann, bob = (dict(zip(rows[0], row)) for row in rows[1:])
+    assert (ann["student"], ann[mean], ann[variance], ann["total"]) == ("ann", "3", "2.5", "5.5")
+    assert (bob["student"], bob[mean], bob[variance], bob["total"]) == ("bob", "1", "", "1")
+    assert ann["max"] == bob["max"] == str(sum(plan.total_points(step) for step in plan.STEPS))

@@ -157,6 +157,13 @@ def test_the_rule_rounds_up_to_its_steps():
     assert sizing.sizing(results(257, 513, 0.01))["singleuser.cpu.guarantee"] == "0.05"  # never below 0.05
 
 
+def test_float_noise_on_a_multiple_does_not_add_a_whole_step():
+    """A value already a multiple stays as it is, also when float arithmetic left noise in its last bit."""
+    assert sizing.round_up(150.00000000000003, 50) == 150  # 9.000000000000002 s / 60 s, in millicores
+    assert sizing.round_up(3 * 0.1 * 1000, 100) == 300  # 300.00000000000006
+    assert sizing.round_up(150.001, 50) == 200
+
+
 def test_check_fails_on_a_hand_edit_and_write_repairs_only_the_sized_lines(tmp_path, capsys):
     copy = tmp_path / "values.yaml"
     shutil.copy(VALUES, copy)

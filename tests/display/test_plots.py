@@ -482,3 +482,21 @@ def test_the_number_lines_ticks_follow_the_shared_number_rule():
     plain = plots.number_line(helpers.layer_norm_steps(X[0]))
     plain.canvas.draw()
     assert "0.50" in [t.get_text() for t in plain.axes[0].get_xticklabels()]
+
+
+def test_before_after_writes_every_value_of_a_row_of_up_to_twelve_features():
+    """Every value is written on its bar up to LABEL_AT_MOST (12) features; past that, none is."""
+    for n, written in ((12, 24), (13, 0)):
+        row = np.linspace(-1.5, 2.0, n) ** 3
+        ax = plots.before_after(row).axes[0]
+        assert len(ax.texts) == written, n
+        plt.close(ax.figure)
+
+
+def test_before_after_text_names_every_feature_of_a_row_of_ten():
+    """Up to 10 features are all listed, each with its own value; only a longer row is cut with "…"."""
+    row = np.arange(1.0, 11.0)
+    lines = plots.before_after_text(row).splitlines()
+    features = [line.split()[0] for line in lines if re.fullmatch(r"f\d+", line.split()[0])]
+    assert features == [f"f{j}" for j in range(1, 11)]
+    assert any(line.split()[:2] == ["f10", "10.0000"] for line in lines)

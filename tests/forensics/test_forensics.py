@@ -444,3 +444,12 @@ def test_a_typed_table_is_read_as_numbers():
 def test_a_ragged_table_names_its_row():
     with pytest.raises(ValueError, match="Row 2 of y has 2 numbers and row 1 has 3"):
         fingerprint_table(np.zeros((2, 3)), [[1, 2, 3], [1, 2]])
+
+
+def test_an_eps_range_from_0_names_no_eps_among_the_known_values():
+    """The known ε values inside an explanation's range, its ends included: from 0, "no ε" is one of them."""
+    from helpers.core.published_table import CONVENTIONS
+    from helpers.forensics.table import Explanation
+
+    found = Explanation("rows", CONVENTIONS[0], (1,), 0.0, 1e-5, 1)
+    assert found.known_eps == (("BERT", 1e-12), ("Flax, LLaMA 1", 1e-6), ("PyTorch, GPT-2", 1e-5), ("no ε", 0.0))

@@ -344,3 +344,28 @@ def test_a_trained_layer_norm_of_any_width_is_told(features, eps):
     in_float32 = fingerprint(lambda x: module(torch.as_tensor(x).float()), features=features)
     assert in_float32.is_layer_norm and in_float32.measured.computes_in == "float32"
     assert in_float32.matches_torch in ((True, None) if eps == 1e-5 else (False, None))
+
+
+def test_a_gamma_of_zero_on_one_feature_names_that_one_feature():
+    """γ = 0 on a single column is said of "feature 2", not of "features 2"."""
+    told = words(fingerprint(_one_gamma_zero()))
+    assert "Its γ is 0 on feature 2:" in told and "features 2" not in told
+
+
+def test_a_constant_factor_is_also_told_as_the_factor_of_the_n_minus_1_reading():
+    """2 · LayerNorm(÷ n) is 2·√(n/(n − 1)) · LayerNorm(÷ (n − 1)): the sentence gives both factors."""
+    import math
+
+    from helpers.forensics.sizes import factor_text
+
+    found = fingerprint(lambda x: 2 * F.layer_norm(torch.as_tensor(x), (x.shape[-1],)))
+    n = found.measured.features
+    other = factor_text(2 * math.sqrt(n / (n - 1)))
+    assert f"Its output is 2 times a LayerNorm's with ÷ n (or {other} times one with ÷ (n − 1))" in words(found)
+
+
+def test_a_divisor_that_cannot_be_told_is_not_called_n_minus_1_in_short():
+    """A factor hides the divisor: the short departures say "divisor?", never "÷ (n − 1)", which is for a
+    variance measured as unbiased."""
+    found = fingerprint(lambda x: 2 * F.layer_norm(torch.as_tensor(x), (x.shape[-1],)))
+    assert found.variance == "cannot tell" and departures(found) == "divisor?, × factor"

@@ -49,3 +49,9 @@ def test_a_small_size_is_said_in_the_unit_that_keeps_it_under_a_thousand(value, 
 )
 def test_a_factor_near_1_keeps_the_digits_that_show_how_near(factor, text):
     assert factor_text(factor) == text
+
+
+@pytest.mark.parametrize(("factor", "text"), [(-2.0, "−2"), (-1.001, "−1.001"), (-1.000002, "−1.000002")])
+def test_a_factor_near_minus_1_keeps_the_digits_that_show_how_near(factor, text):
+    """A sign flip that is not exactly −1 shows how far it is from −1, as a factor near 1 does."""
+    assert factor_text(factor) == text

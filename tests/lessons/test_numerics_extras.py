@@ -185,3 +185,9 @@ def test_eps_sentence_says_what_float16_really_adds():
     assert abs(added - 1e-5) > 0.1 * 1e-5
     assert f"adds only {added:.1e} to a variance of 0.01" in text
     assert text.startswith("ε = 1e-12 is 0 in float16, and a constant row comes out NaN")
+
+
+def test_bound_sentence_counts_only_offsets_more_than_1000_times_below_the_bound():
+    """5e-4 is 2,000 times below a bound of 1; 5e-3 only 200 times: one offset is "more than 1,000 times below"."""
+    reading = numerics_words.bound_reading(np.array([5e-4, 5e-3]), np.array([1.0, 1.0]), "m")
+    assert "more than 1,000 times below it at 1." in reading

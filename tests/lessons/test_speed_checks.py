@@ -235,3 +235,18 @@ def test_what_sets_the_pace_follows_the_share_of_the_copy_at_each_edge(share, wo
     # One rule for every sentence in notebook 12 that reads LayerNorm against the copy: a few per cent
     # slower than the copy is still the bytes' pace, never "something other than moving the bytes".
     assert words in speed_checks.pace_words(share)
+
+
+def test_repeats_that_touch_cannot_tell_the_cases_apart():
+    """Slower means a's fastest repeat was slower than b's slowest: a tie at the edge is "cannot tell"."""
+    fast = {"repeat_medians": [1.0, 1.1, 1.2]}
+    assert speed_checks.verdict({"repeat_medians": [1.2, 1.3, 1.4]}, fast) == speed_checks.UNCLEAR
+    assert speed_checks.verdict({"repeat_medians": [0.8, 0.9, 1.0]}, fast) == speed_checks.UNCLEAR
+
+
+def test_cases_that_cannot_be_told_apart_are_given_with_their_ranges_in_microseconds():
+    """A tie names each case's fastest and slowest repeat in µs, as the fastest case's range is."""
+    python = lesson("pure Python", [7.1e-6, 7.2e-6, 7.3e-6])
+    torch = lesson("torch", [4.1e-6, 6.7e-6, 7.9e-6])
+    words = speed_checks.ranking_words([python, torch], "5 × 3")
+    assert "(torch 4.10–7.90 µs; pure Python 7.10–7.30 µs)" in words
