@@ -92,6 +92,16 @@ def test_the_95th_percentile_is_the_value_below_which_95_percent_lie(values, p95
     assert lesson.spread(values)["p95"] == p95
 
 
+@pytest.mark.parametrize("n", range(1, 241))
+def test_the_95th_percentile_is_the_nearest_rank_at_every_class_size(n):
+    """The smallest value that at least 95 % of the class does not exceed: for 30 students the 29th (28.5
+    rounds up), never the 28th, which 28 of 30 (93 %) do not exceed; for 20, the 19th."""
+    values = [float(v) for v in range(1, n + 1)]  # the k-th value is k
+    p95 = lesson.spread(values)["p95"]
+    assert p95 / n >= 0.95 - 1e-12  # at least 95 % of the values are at or below it
+    assert (p95 - 1) / n < 0.95  # and no smaller value has that
+
+
 def test_a_spread_is_rounded_to_three_places_and_empty_for_no_values():
     assert lesson.spread([0.12345, 0.12345, 2.71828]) == {"median": 0.123, "p95": 2.718, "max": 2.718}
     assert lesson.spread([]) == {}
