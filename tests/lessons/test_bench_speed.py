@@ -122,7 +122,9 @@ def test_quick_run_has_both_regimes_every_implementation_and_the_roofline(quick_
     assert operators["F.layer_norm"]["aten::native_layer_norm"] == 1
     assert operators["native_layer_norm.out"]["aten::copy_"] >= 1  # computes, then copies into out
     assert "aten::pow" in operators["F.rms_norm"]
-    assert document["total_seconds"] < 60  # a smoke test: a quick run must stay quick
+    # a smoke test: a quick run must stay quick (60 s on a quiet 2-core machine; a busy one gets its patience,
+    # as every deadline of the suite does: tests/patience.py)
+    assert document["total_seconds"] < scaled_s(60)
 
 
 def test_contradictions_and_a_busy_start_are_reasons_to_refuse(bench):
