@@ -1,18 +1,15 @@
-"""The fast loop's modules in two even halves, or longest first: how two workers finish together.
+"""The fast loop's modules, longest first: how two workers finish together.
 
-Where the last runs' times are known (for three quarters of the modules at least), `run.py test --fast` runs
-two pytest processes at once, each given half of the modules (:func:`halves`: longest first, each to the half
-with less so far, a classic rule for two machines). Each process imports only its own modules; two
-pytest-xdist workers each collected all of them (torch, matplotlib, the class service's database: twice)
-and passed every report through a controller.
+`run.py test --fast` hands whole test modules to two pytest-xdist workers (``--dist loadfile``: a module's
+fixtures start once). xdist hands them out in the order it is given (with ``--no-loadscope-reorder``; by
+default it orders them by their number of tests, which put 8-second modules of 15 tests at the end), and
+each worker takes the next one when it is free. Given the longest first, the last modules handed out are
+the short ones, and the two workers end within a short module of each other (longest processing time
+first, a classic rule for two machines).
 
-Where they are not (a fresh clone), it runs two pytest-xdist workers with ``--dist loadfile`` (a module's
-fixtures start once) and ``--no-loadscope-reorder``: modules are handed out in the order collected, which
-tests/conftest.py makes the longest first (:func:`longest_first`; a module never timed goes first). By
-default xdist orders them by their number of tests, which put 8-second modules of 15 tests at the end.
-
-The times are the last fast runs' own (their JUnit reports), kept per module in ``DURATIONS`` (outside the
-report folder, which every run empties). Pure Python.
+The times are the last fast runs' own (their JUnit report), kept per module in ``DURATIONS`` (outside the
+report folder, which every run empties). A module not timed yet goes first: it may be long, and running it
+early costs nothing. Without a file (a fresh clone), the order is pytest's own. Pure Python.
 """
 
 from __future__ import annotations
