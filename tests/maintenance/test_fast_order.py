@@ -9,8 +9,8 @@ from types import SimpleNamespace
 import pytest
 
 from tools.run import fast_order
-from tools.run.fast_order import ROOT, halves, known_enough, load, longest_first, remember, report_durations, totals
-from tools.run.tests import fast_modules, fast_workers, modules_left_out
+from tools.run.fast_order import ROOT, load, longest_first, remember, report_durations
+from tools.run.tests import fast_workers
 
 CORE = "tests/core/test_layernorm.py"
 CHECKING = "tests/checking/test_exercises.py"
@@ -104,52 +104,3 @@ def test_the_suite_orders_a_session_s_tests_so_when_the_fast_loop_says_where_the
         "tests/a.py::one",
         "tests/a.py::two",
     ]
-
-
-def test_the_halves_hold_every_module_once_and_their_times_differ_by_at_most_the_shortest_last_one():
-    durations = {f"tests/m{i}.py": t for i, t in enumerate([9.0, 7.0, 6.0, 5.0, 4.0, 2.0, 1.0, 0.5])}
-    modules = [*durations, "tests/new.py"]  # never timed: counts as the median
-    first, second = halves(modules, durations)
-    assert sorted(first + second) == sorted(modules) and not set(first) & set(second)
-    guess = sorted(durations.values())[len(durations) // 2]
-
-    def time(half):
-        return sum(durations.get(m, guess) for m in half)
-
-    assert abs(time(first) - time(second)) <= 1.0  # 9+5+4+... vs 7+6+...: the greedy rule's own bound here
-    assert first[0] == "tests/m0.py" and second[0] == "tests/m1.py"  # each half runs its longest first
-
-
-def test_one_module_makes_one_half_and_an_empty_other():
-    assert halves(["tests/a.py"], {"tests/a.py": 3.0}) == (["tests/a.py"], [])
-
-
-@pytest.mark.parametrize("timed, enough", [(0, False), (2, False), (3, True), (4, True)])
-def test_halves_are_made_only_when_three_quarters_of_the_modules_were_timed(timed, enough):
-    modules = ["tests/a.py", "tests/b.py", "tests/c.py", "tests/d.py"]
-    assert known_enough(modules, dict.fromkeys(modules[:timed], 1.0)) is enough
-    assert known_enough([], {}) is False
-
-
-def test_the_fast_modules_are_every_test_module_but_the_browser_s_and_those_marked_out():
-    modules = fast_modules()
-    assert "tests/maintenance/test_fast_order.py" in modules and "tests/core/test_layernorm.py" in modules
-    assert not [m for m in modules if m.startswith("tests/browser/")]
-    left_out = {option.split("=", 1)[1] for option in modules_left_out()}
-    assert left_out and not left_out & set(modules)
-    assert all((ROOT / m).is_file() for m in modules)
-
-
-def test_the_total_of_both_halves_is_said_in_one_line(tmp_path):
-    def report(name, tests, failures=0, errors=0, skipped=0):
-        path = tmp_path / name
-        path.write_text(
-            f'<testsuites><testsuite tests="{tests}" failures="{failures}" errors="{errors}" skipped="{skipped}"/>'
-            "</testsuites>"
-        )
-        return path
-
-    assert totals([report("1.xml", 1400), report("2.xml", 1263)]) == "2,663 passed in all (both halves)."
-    line = totals([report("1.xml", 10, failures=1, skipped=2), report("2.xml", 5, errors=1)])
-    assert line == "11 passed, 2 failed, 2 skipped in all (both halves)."
-    assert "could not be read" in totals([tmp_path / "missing.xml"])

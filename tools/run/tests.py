@@ -224,46 +224,6 @@ def ram_basetemp(extra: list[str], folder: Path = RAM_FOLDER, need: int = 1 << 3
     return ["--basetemp", str(mine / checkout)]
 
 
-def fast_modules() -> list[str]:
-    """The test modules the fast loop runs, as paths from the repository: every one but tests/browser's and
-    those whose marks leave them out (:func:`modules_left_out`)."""
-    left_out = {option.split("=", 1)[1] for option in modules_left_out()}
-    found = (path.relative_to(ROOT).as_posix() for path in sorted(TESTS.rglob("test_*.py")))
-    return [module for module in found if not module.startswith("tests/browser/") and module not in left_out]
-
-
-# Where the last runs' times are known, the fast loop is two pytest processes, each given half of the modules
-# (tools/run/fast_order.py's halves), not two pytest-xdist workers: each process imports only its half's
-# modules (every xdist worker collects all of them: torch, matplotlib and the class service's database,
-# twice), and no controller passes 2,600 reports along. Measured: see tools/run/fast_order.py.
-def run_halves(cmd: list[str], halves: tuple[list[str], list[str]], extra: list[str], reports: Path) -> int:
-    """The two halves at once: the first's output live, the second's after it; one exit code."""
-    base = [arg for arg in cmd if arg != "tests"]
-    temp = ram_basetemp(extra)
-    commands = [
-        [
-            *base,
-            *half,
-            *([f"{temp[0]}", f"{temp[1]}-{index}"] if temp else []),
-            f"--junitxml={reports}/fast-{index}.xml",
-            *extra,
-        ]
-        for index, half in enumerate(halves, start=1)
-    ]
-    with tempfile.TemporaryFile("w+", encoding="utf-8") as log:
-        codes: dict[int, int] = {}
-        other = threading.Thread(target=lambda: codes.__setitem__(2, run(commands[1], stdout=log)), daemon=True)
-        other.start()
-        codes[1] = run(commands[0])
-        other.join()
-        log.seek(0)
-        say(f"\n== the other half of the fast tests ({len(halves[1])} modules) ==")
-        sys.stdout.write(log.read())
-        sys.stdout.flush()
-    say(fast_order.totals([reports / "fast-1.xml", reports / "fast-2.xml"]))
-    return combined_code([codes.get(1, 1), codes.get(2, 1)])
-
-
 def cmd_test_fast(extra: list[str], reports: Path) -> int:
     python = ensure_env()
     os.environ.setdefault(HYPOTHESIS_PROFILE_VARIABLE, "fast")
@@ -273,18 +233,10 @@ def cmd_test_fast(extra: list[str], reports: Path) -> int:
         cmd += modules_left_out()
     whole = not any(_names_a_path(arg) or arg.startswith(("-k", "-m")) for arg in extra)  # every fast test
     os.environ[fast_order.ENVIRONMENT] = str(fast_order.DURATIONS)
-    workers = fast_workers(python, extra)
-    own_report = not report_option(extra, reports / "fast.xml")  # the caller asked for a JUnit report
-    modules = fast_modules() if whole and workers and not own_report else []
-    durations = fast_order.load()
-    if fast_order.known_enough(modules, durations):
-        code = run_halves(cmd, fast_order.halves(modules, durations), extra, reports)
-    else:
-        report = report_option(extra, reports / "fast.xml")
-        code = run([*cmd, *workers, *ram_basetemp(extra), *report, *extra])
-    if whole:
-        for report in sorted(reports.glob("fast*.xml")):
-            fast_order.remember(report)  # the next run's order
+    report = report_option(extra, reports / "fast.xml")
+    code = run([*cmd, *fast_workers(python, extra), *ram_basetemp(extra), *report, *extra])
+    if whole and report:
+        fast_order.remember(reports / "fast.xml")  # the next run's order
     lint = run([str(python), "-m", "ruff", "check", "."])
     say(
         "Fast tests only: notebooks (nbval), browser, hub and slow tests and the Colab-like pass were not run; "
