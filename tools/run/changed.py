@@ -23,6 +23,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from tools.run import fast_order
 from tools.run.env import ROOT, ensure_env, say
 
 TESTS_OF = {"plots": "display", "lessons": "lessons"}  # helpers/<package> -> tests/<folder>, where they differ
@@ -110,6 +111,7 @@ def cmd_test_changed(extra: list[str], base: str | None = None) -> int:
     )
     start, codes = time.monotonic(), []
     os.environ.setdefault(HYPOTHESIS_PROFILE_VARIABLE, "fast")
+    os.environ[fast_order.ENVIRONMENT] = str(fast_order.DURATIONS)  # its modules too, the longest first
     keep_bytecode()
     if targets:
         cmd = [str(python), "-m", "pytest", *targets, "-m", FAST_MARKERS, "-q", "-p", "no:cacheprovider"]
