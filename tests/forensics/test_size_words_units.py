@@ -64,7 +64,14 @@ def test_under_a_billionth_when_the_floor_allows_it(value, words):
 
 @pytest.mark.parametrize(
     ("factor", "text"),
-    [(1.23456789, "1.235"), (1.00149, "1.001"), (1.00099, "1.00099"), (-1.000002, "−1.000002"), (-2.5, "−2.5")],
+    [
+        (1.23456789, "1.235"),
+        (1.00149, "1.001"),
+        (1.00099, "1.00099"),
+        (-1.000002, "−1.000002"),
+        (1.00000123456, "1.0000012"),
+        (-2.5, "−2.5"),
+    ],
 )
 def test_a_factor_has_4_digits_or_8_within_a_thousandth_of_1(factor, text):
     assert factor_text(factor) == text
