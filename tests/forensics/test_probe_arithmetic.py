@@ -7,6 +7,7 @@ module.
 from __future__ import annotations
 
 import math
+import warnings
 from types import SimpleNamespace
 
 import numpy as np
@@ -144,12 +145,14 @@ def test_the_features_kept_are_fitted_against_the_whole_rows_mean():
     y = (2 * (x - 4.0))[:, keep]  # centred on the whole row's mean, 4, not the kept features' 2
     worst, shift = row_fits(x, y, keep)
     assert worst == pytest.approx(0.0, abs=1e-15) and shift == pytest.approx(0.0, abs=1e-15)
+    assert shape_misfit(x, y, keep) == pytest.approx(0.0, abs=1e-15)
 
 
 def test_the_row_shift_is_the_outputs_mean_over_its_largest_value():
     y = np.array([[1.0, 3.0], [-1.0, 1.0], [-4.0, 0.0]])
     assert row_shift(None, y) == pytest.approx(2 / 3)  # rows: 2/3, 0 and 2/4
     assert row_shift(None, y[1:]) == pytest.approx(0.5)
+    assert row_shift(None, 1e-3 * y) == pytest.approx(2 / 3)  # relative to the row's size, however small
 
 
 def test_the_conventions_found_are_applied_as_written():
@@ -161,12 +164,18 @@ def test_the_conventions_found_are_applied_as_written():
 
 
 def test_the_relative_difference_is_the_worst_rows_and_infinite_for_nan():
-    expected = np.array([[1.0, -2.0], [0.5, 0.25]])
-    y = expected + np.array([[0.02, 0.0], [0.0, 0.01]])
+    expected = np.array([[1.0, -2.0, 0.0], [0.5, 0.25, 0.0]])
+    y = expected + np.array([[0.02, 0.0, 0.0], [0.0, 0.01, 0.0]])
     assert relative_difference(y, expected) == pytest.approx(0.02)  # 0.02/2 and 0.01/0.5
-    x = np.array([[1.0, 3.0], [0.0, 2.0]])  # conditioning 3/1 and 2/1
-    assert relative_difference(y, expected, x) == pytest.approx(0.01)  # 0.01/3 and 0.02/2
+    x = np.array([[1.0, 3.0, 2.0], [0.0, 2.0, 1.0]])  # conditioning 3/√(2/3) and 2/√(2/3)
+    assert relative_difference(y, expected, x) == pytest.approx(0.02 / (2 / math.sqrt(2 / 3)))
     assert relative_difference(np.array([[np.nan, 1.0]]), np.array([[1.0, 1.0]])) == math.inf
+
+
+def test_an_infinite_output_against_an_infinite_expectation_is_infinite_without_a_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert relative_difference(np.array([[np.inf, 1.0]]), np.array([[np.inf, 1.0]])) == math.inf
 
 
 # --- the divisor: n, n − 1, both or neither -----------------------------------------------------------
@@ -351,9 +360,11 @@ def test_torch_layer_norm_is_torchs_with_eps_1e_5():
 
 def test_the_difference_from_torch_is_the_worst_of_both_pairs_relative_to_each_rows_size():
     x = base_matrix(4)
+    x[2] = [1.0, 1.001, 1.0, 1.001]  # variance 2.5e-7 beside ε = 1e-5: an output row far smaller than 1
     reference = torch_layer_norm(x)
     assert torch_difference(x, reference, None, None) == 0.0
     size = np.abs(reference[2]).max()
+    assert size < 0.2
     off = reference.copy()
     off[2, 1] += 0.01 * size
     assert torch_difference(x, off, None, None) == pytest.approx(0.01)
