@@ -340,6 +340,11 @@ def test_a_constant_row_that_gives_ones_or_other_values_says_so():
 
     assert constant_rows(_along(ones_for_constant), 4) == ("ones", "values other than 0")
 
+    def rms_norm(x, eps=1e-4):  # no centring: a row of equal values c gives c / √(c² + ε), ones up to ε / c²
+        return x / np.sqrt((x * x).mean(axis=1, keepdims=True) + eps)
+
+    assert constant_rows(_along(rms_norm), 4)[0] == "ones"  # 0.5 / √(0.25 + 1e-4) = 0.9998
+
 
 def test_a_problem_with_the_constant_rows_is_said_for_both():
     def refuses(x, dtype=None):
