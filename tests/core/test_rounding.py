@@ -48,3 +48,11 @@ def test_same_when_rounded_at_the_edge(a, b, same):
 def test_keep_is_the_hand_records_rule():
     assert rounding.keep(rounding.written(1.315), 2) == rounding.written(1.32)
     assert rounding.keep(rounding.written(-0.125), 2) == rounding.written(-0.13)
+
+
+@pytest.mark.parametrize("value", [float("1.0000000000000002e17"), -123456789012345.67, 1.7976931348623157e308])
+def test_twelve_places_of_the_largest_floats_are_kept_exactly(value):
+    """Decimal arithmetic "wide enough for any float kept to 12 places (1.8e308 has 309 digits)": a float that
+    already has no more than 12 places comes back as itself, however many digits it has."""
+    assert rounding.round_half_away_from_zero(value, 12) == value
+    assert rounding.keep(rounding.written(value), 12) == rounding.written(value)

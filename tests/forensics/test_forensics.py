@@ -206,20 +206,19 @@ def test_broken_functions_give_one_plain_sentence(fn, words):
     assert "could not be measured" in str(found) and words in found._repr_html_().replace("&#x27;", "'")
 
 
-_STOP = threading.Event()
-
-
-def _loops_until_stopped(x):
-    while not _STOP.is_set():
-        pass
-
-
 def test_the_time_limit_also_works_off_the_main_thread_and_stops_the_loop():
     # Off the main thread there is no SIGALRM: fingerprint stops waiting, then stops the loop itself (an
-    # exception raised inside its thread). _STOP only ends the loop if that failed, so that a failure
+    # exception raised inside its thread). stop only ends the loop if that failed, so that a failure
     # here cannot leave a thread spinning for the rest of the run and slow every test after this one.
+    # A new event each time: the test can run twice in one process (mutmut's stats, then its clean run).
+    stop = threading.Event()
+
+    def loops_until_stopped(x):
+        while not stop.is_set():
+            pass
+
     result = {}
-    worker = threading.Thread(target=lambda: result.setdefault("f", fingerprint(_loops_until_stopped, time_limit=0.3)))
+    worker = threading.Thread(target=lambda: result.setdefault("f", fingerprint(loops_until_stopped, time_limit=0.3)))
     try:
         worker.start()
         worker.join(10)
@@ -227,7 +226,7 @@ def test_the_time_limit_also_works_off_the_main_thread_and_stops_the_loop():
         left = [t.name for t in threading.enumerate() if t.name == "helpers.forensics.fingerprints call"]
         assert not left, "the learner's endless loop is still running after fingerprint gave up on it"
     finally:
-        _STOP.set()
+        stop.set()
 
 
 def test_mixing_rows_and_columns_is_reported():

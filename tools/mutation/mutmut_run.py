@@ -1,6 +1,6 @@
 """mutmut, pinned, over the maths, checking and display modules and classroom/'s hub-free code: a maintainer's command, not part of CI.
 
-    .venv/bin/python tools/mutation/mutmut_run.py                   # every area: core, checking, display, classroom, grading
+    .venv/bin/python tools/mutation/mutmut_run.py                   # every area: core, core-rules, checking, display, classroom, grading, forensics
     .venv/bin/python tools/mutation/mutmut_run.py --area core       # one area
     .venv/bin/python tools/mutation/mutmut_run.py --area core --module '*formula.py' --no-nbval --jobs 1
     .venv/bin/python tools/mutation/mutmut_run.py --area core --mutant 'helpers.core.formula.x_layer_norm_forward__mutmut_3'
@@ -8,7 +8,8 @@
 tools/mutation/mutmut_triage.md has the last run's score and every survivor's verdict.
 
 Each area is configured in pyproject.toml's ``[tool.mutmut.areas.<area>]`` (its modules and its fast
-tests; the rest of ``[tool.mutmut]`` is mutmut's own configuration). For each area this
+tests, and optionally ``pytest_args`` added to pytest's for that area; the rest of ``[tool.mutmut]`` is
+mutmut's own configuration). For each area this
 
 1. installs mutmut==3.8.1 into this Python if it is missing or another version (printing the pip command);
 2. deletes ``mutants/`` (git-ignored; ``--resume`` keeps it, to go on after a stop) and runs ``mutmut run``
@@ -109,6 +110,7 @@ def run_mutmut(area: dict, jobs: int, names: list[str]) -> int:
         "c = config()\n"
         f"c.only_mutate = {area['modules']!r}\n"
         f"c.pytest_add_cli_args_test_selection = {tests!r}\n"
+        f"c.pytest_add_cli_args = [*c.pytest_add_cli_args, *{area.get('pytest_args', [])!r}]\n"
         f"cli(['run', '--max-children', '{jobs}', *{names!r}])\n"
     )
     print(f"mutmut run: mutating {', '.join(area['modules'])}\n  tests: {' '.join(tests)}", flush=True)
