@@ -4,6 +4,7 @@ so that its two workers finish together; a module never timed goes first; withou
 from __future__ import annotations
 
 import json
+import os
 from types import SimpleNamespace
 
 import pytest
@@ -104,3 +105,13 @@ def test_the_suite_orders_a_session_s_tests_so_when_the_fast_loop_says_where_the
         "tests/a.py::one",
         "tests/a.py::two",
     ]
+
+
+def test_each_fast_worker_does_its_numerical_work_in_one_thread_unless_told_otherwise(monkeypatch):
+    from tools.run.tests import THREAD_VARIABLES, one_thread_each
+
+    for name in THREAD_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")  # the caller's choice stands
+    one_thread_each()
+    assert [os.environ[name] for name in THREAD_VARIABLES] == ["1", "1", "3"]
