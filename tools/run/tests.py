@@ -230,10 +230,11 @@ def ram_basetemp(extra: list[str], folder: Path = RAM_FOLDER, need: int = 1 << 3
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
 
 
-def one_thread_each() -> None:
-    """One thread of numerical work per worker, unless the caller set how many."""
+def one_thread_each(environ=os.environ) -> None:
+    """One thread of numerical work per worker, unless the caller set how many (in ``environ``, the fast loop's
+    own environment, which its pytest processes inherit)."""
     for name in THREAD_VARIABLES:
-        os.environ.setdefault(name, "1")
+        environ.setdefault(name, "1")
 
 
 def cmd_test_fast(extra: list[str], reports: Path) -> int:
