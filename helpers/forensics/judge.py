@@ -38,8 +38,7 @@ from helpers.forensics.probes import (
     torch_layer_norm,
 )
 from helpers.forensics.record import Fingerprint, Measurements
-from helpers.forensics.sizes import size_words
-from helpers.forensics.words import TORCH_EPS, differences_from_torch
+from helpers.forensics.words import TORCH_EPS, centring_sentence, differences_from_torch
 
 SHAPE_LIMIT = 1e-6  # a row's output is a stretched copy of the centred row to better than this (float64)
 SCALE_LIMIT = 1e-2  # making a row 1000 times wider moves a normaliser's output by less than this
@@ -294,16 +293,6 @@ def judge(ctx: Context, precision: str, strict: bool) -> Fingerprint:
         machine,
     )
     return print_
-
-
-def centring_sentence(m: Measurements) -> str:
-    """Why the centring probe cannot tell, in sizes relative to the row's output."""
-    return (
-        f"Cannot tell whether it subtracts the mean: adding {m.centring_offset:g} to every value of a row moved its output "
-        f"{size_words(m.centring_departure, 0.0)} away from where a LayerNorm's would go, and an RMSNorm's "
-        f"(which keeps the mean) would go {size_words(m.uncentred_change, 0.0)} away; rounding in "
-        f"{m.computes_in} allows up to {size_words(m.centring_bound, 0.0)}, too coarse to tell the two apart."
-    )
 
 
 def _divisor(uu_wide, uu_middle, s_wide, s_middle, n) -> float:

@@ -175,3 +175,13 @@ def _affine_sentences(m, undone: bool) -> list[str]:
             "(the ±row probe confirms β and how γ varies between features; γ's overall size is taken as read)."
         )
     return found
+
+
+def centring_sentence(m) -> str:
+    """Why the centring probe cannot tell, in sizes relative to the row's output."""
+    return (
+        f"Cannot tell whether it subtracts the mean: adding {m.centring_offset:g} to every value of a row moved its output "
+        f"{size_words(m.centring_departure, 0.0)} away from where a LayerNorm's would go, and an RMSNorm's "
+        f"(which keeps the mean) would go {size_words(m.uncentred_change, 0.0)} away; rounding in "
+        f"{m.computes_in} allows up to {size_words(m.centring_bound, 0.0)}, too coarse to tell the two apart."
+    )

@@ -15,11 +15,10 @@ from test_forensics_family import wrong_attributes
 
 from helpers.forensics import fingerprint
 from helpers.forensics.fingerprint_view import fingerprint_rows, fingerprint_text
-from helpers.forensics.judge import centring_sentence
 from helpers.forensics.precision import rounded
 from helpers.forensics.probes import centring_answers, centring_offset, centring_verdict, pattern
 from helpers.forensics.record import Fingerprint, Measurements
-from helpers.forensics.words import departures
+from helpers.forensics.words import centring_sentence, departures
 
 UP, DOWN = math.inf, -math.inf
 
