@@ -49,3 +49,40 @@ def test_the_hub_environment_is_left_alone_without_root(monkeypatch):
 
     monkeypatch.setattr(install, "ensure_python_env", lambda *a, **k: (_ for _ in ()).throw(AssertionError("ran")))
     ahead.hub_env()  # no install attempted
+
+
+def test_everything_installs_venv_with_the_other_two_beside_it(monkeypatch):
+    """`python3 -m tools.run.ahead` (CI runs it beside apt-get): .venv in the caller's thread, the Colab-like and
+    the hub's environments in threads of their own, all three ended when it returns."""
+    import tools.run.tests as tests_module
+
+    seen: dict[str, threading.Thread] = {}
+
+    def note(name: str):
+        return lambda *args, **kwargs: seen.setdefault(name, threading.current_thread())
+
+    monkeypatch.setattr(ahead, "ensure_env", note("venv"))
+    monkeypatch.setattr(tests_module, "colab_env", note("colab"))
+    monkeypatch.setattr(ahead, "hub_env", note("hub"))
+    assert ahead.everything() == 0
+    assert set(seen) == {"venv", "colab", "hub"}
+    assert seen["venv"] is threading.current_thread() and len(set(map(id, seen.values()))) == 3, seen
+    assert not any(thread.is_alive() for thread in seen.values() if thread is not threading.current_thread())
+
+
+def test_everything_fails_when_venv_cannot_be_made(monkeypatch):
+    import tools.run.tests as tests_module
+    from tools.run.env import Failure
+
+    def broken() -> None:
+        raise Failure("error: pip could not install the packages in requirements.txt", code=3)
+
+    monkeypatch.setattr(ahead, "ensure_env", broken)
+    monkeypatch.setattr(tests_module, "colab_env", lambda: None)
+    monkeypatch.setattr(ahead, "hub_env", lambda: None)
+    try:
+        ahead.everything()
+    except Failure as failure:
+        assert failure.code == 3
+    else:
+        raise AssertionError("a failed .venv install must not pass")

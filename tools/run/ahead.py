@@ -1,7 +1,11 @@
 """`run.py test`'s other installs, made beside .venv's: pip keeps one core busy for that minute and more,
 and the other was idle. The Colab-like environment (.venv-colab) and, as root, the class hub's own (the
 hub tests would install it in the middle of a half, on the run's longest path). Each is done again, and
-its failure said, where it is needed: here a failure is only left for that. Standard library only."""
+its failure said, where it is needed: here a failure is only left for that. Standard library only.
+
+``python3 -m tools.run.ahead`` makes all three and exits: CI (.ci/run) runs it beside apt-get, which
+installs chromium and PostgreSQL on a fresh machine for about a minute while pip waited; `run.py test`
+then finds every environment up to date."""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ import os
 import threading
 from collections.abc import Callable
 
-from tools.run.env import say
+from tools.run.env import ensure_env, say
 
 
 def hub_env() -> None:
@@ -47,3 +51,25 @@ def installs_beside(*installs: Callable[[], None] | None):
             thread.join()
         for failure in failures:
             say(f"(installing ahead did not finish, so it is tried again where it is needed: {failure})")
+
+
+def everything() -> int:
+    """.venv, and beside it the Colab-like environment and (as root) the hub's: what `run.py test` installs
+    before its first test. 0 when .venv is ready (the others are only tried: `run.py test` retries them)."""
+    from tools.run.tests import colab_env  # tools.run.tests imports this module
+
+    with installs_beside(colab_env, hub_env):
+        ensure_env()
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    from tools.run.env import Failure
+
+    try:
+        sys.exit(everything())
+    except Failure as failure:
+        print(failure, file=sys.stderr)
+        sys.exit(failure.code)
