@@ -248,3 +248,46 @@ def test_load_matrix_of_something_that_is_not_a_path_is_a_plain_value_error(path
     with pytest.raises(ValueError, match="load_matrix needs the path of a CSV file") as problem:
         load_matrix(path)
     assert str(problem.value).endswith(f"got {shown}.")
+
+
+# ---------------------------------------------------------------------------------------------
+# Notebook 01's question: which token (row) has the smallest spread?
+
+
+def _least_spread_row(rows: list[list[float]]) -> str:
+    """Worked out here by the hint's own rule (largest minus smallest value), not by a variance."""
+    spans = [max(row) - min(row) for row in rows]
+    return f"row {spans.index(min(spans)) + 1}"
+
+
+def test_the_spread_question_on_the_lesson_matrix_is_answered_by_the_flattest_row():
+    from helpers.core.data import smallest_spread_question
+
+    question = smallest_spread_question(LESSON_X)
+    assert question["options"] == [f"row {i}" for i in range(1, 6)]
+    assert question["answer"] == _least_spread_row([list(row) for row in LESSON_X]) == "row 5"
+    assert question["answer"] in question["options"]
+    assert question["explanation"] == "Its three values are almost equal."
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        # columns spread least in the first column, rows least in the last row: a token is a row
+        [[0.0, 5.0, -5.0], [0.1, 9.0, 2.0], [0.2, 1.0, 1.5]],
+        # wider than tall: four features per token, two tokens
+        [[1.0, 1.1, 0.9, 1.0], [-3.0, 3.0, 0.0, 0.5]],
+        # more tokens than features, the flattest one in the middle
+        [[0.0, 2.0], [5.0, -5.0], [1.0, 1.01], [3.0, 0.0]],
+    ],
+)
+def test_the_spread_question_names_the_row_whose_values_are_closest_together(rows):
+    from helpers.core.data import smallest_spread_question
+
+    question = smallest_spread_question(rows)
+    assert question["options"] == [f"row {i + 1}" for i in range(len(rows))]
+    assert question["answer"] == _least_spread_row(rows)
+    three = len(rows[0]) == 3
+    assert question["explanation"] == (
+        "Its three values are almost equal." if three else "Its values are almost equal."
+    )
