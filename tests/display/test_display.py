@@ -677,6 +677,19 @@ def test_a_number_is_true_at_the_precision_shown_and_short_at_any_magnitude(valu
     assert len(text) <= 24, text
 
 
+def test_fixed_places_up_to_the_most_a_line_holds_and_scientific_past_it():
+    """The two edges format_number decides (MOST_PLACES places, MOST_DIGITS significant digits): exactly
+    at each it writes fixed places, one past it scientific notation."""
+    assert MOST_PLACES == 12 and MOST_DIGITS == 15  # the edges below are written for these
+    assert format_number(0.5, 12) == "0.500000000000"  # exactly MOST_PLACES: fixed
+    assert format_number(0.5, 13) == "5.0000e-01"  # one more: scientific, at the usual 4 decimals
+    assert format_number(1.5e-10, places_for([1.5e-10])) == "0.000000000150"  # a tiny row asks for 12 places
+    assert format_number(1.5e-11, places_for([1.5e-11])) == "1.5000e-11"  # 13 places: scientific
+    assert format_number(12345.5, 10) == "12345.5000000000"  # 5 digits + 10 places = MOST_DIGITS: fixed
+    assert format_number(12345.5, 11) == "1.2346e+04"  # 16 digits: scientific
+    assert format_number(-99999.5, 10) == "-99999.5000000000" and format_number(100000.5, 10) == "1.0000e+05"
+
+
 def test_huge_and_tiny_rows_read_in_scientific_notation():
     assert format_number(1e200) == "1.0000e+200"
     assert format_number(-1.5e-300, places_for([1.5e-300])) == "-1.5000e-300"
