@@ -334,6 +334,20 @@ def test_bad_input_shows_a_message_next_to_its_field_and_keeps_the_last_good_num
     assert_shows(text, numpy_stages(X[0])["normalised"])
 
 
+@pytest.mark.parametrize("field, method", [("gamma", "set_gamma"), ("beta", "set_beta")])
+def test_a_wrong_length_gamma_or_beta_says_what_leaving_it_empty_gives(field, method):
+    """The message's advice is true: an empty γ scales by 1 (the output is x̂) and an empty β shifts by 0."""
+    editor = widgets.row_editor(X[0])
+    getattr(editor, method)("1, 2")
+    default = {"gamma": "1s", "beta": "0s"}[field]
+    other = {"gamma": "0s", "beta": "1s"}[field]
+    shown = editor.messages[field].value
+    assert f"Leave it empty for all {default}." in shown and f"all {other}" not in shown, shown
+    getattr(editor, method)("")  # as the message advises
+    assert editor.message == ""
+    np.testing.assert_allclose(editor.record.output, numpy_stages(X[0])["normalised"], atol=1e-12)
+
+
 def test_fixing_the_bad_field_clears_the_message():
     editor = widgets.row_editor(X[0])
     editor.set_eps("abc")
