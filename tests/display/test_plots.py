@@ -175,6 +175,37 @@ def test_before_after_of_the_matrix_has_one_panel_per_row():
         plots.before_after(X, ax=ax)
 
 
+@pytest.mark.parametrize("row", [[0.01, 0.02, 0.03], [100.0, 300.0, -50.0], [-1.0, -1.0, 2.0]])
+def test_before_after_keeps_every_bar_of_either_side_inside_its_panel(row):
+    """The bars before and after share one scale, which must hold both: a row of small values is normalised
+    to about ±1.2, bars much taller than the input's."""
+    for figure in (plots.before_after(helpers.layer_norm_steps(row)), plots.before_after([row, row[::-1]])):
+        for ax in (ax for ax in figure.axes if ax.get_visible() and bars_by_gid(ax, "before")):
+            low, high = ax.get_ylim()
+            heights = [bar.get_height() for gid in ("before", "after") for bar in bars_by_gid(ax, gid)]
+            assert all(low < height < high for height in heights), (row, (low, high), heights)
+        plt.close(figure)
+
+
+def test_a_heatmap_writes_its_values_white_on_the_dark_cells_of_either_sign():
+    """A cell is dark at either end of the diverging colour scale: white text wherever |value| is over 0.6 of
+    the panel's largest |value|, black elsewhere, for negative values as for positive ones."""
+    x = np.array([[-3.0, 0.5, 2.5], [-2.0, -1.0, 3.0]])
+    figure = plots.matrix_heatmaps(x)
+    panels = [ax for ax in figure.axes if ax.images]
+    assert len(panels) == 2
+    for ax, values in zip(panels, (x, numpy_layer_norm(x))):
+        limit = np.max(np.abs(values))
+        assert len(ax.texts) == values.size
+        for text in ax.texts:
+            column, row = (round(v) for v in text.get_position())
+            value = values[row, column]
+            expected = "white" if abs(value) > 0.6 * limit else "black"
+            assert text.get_color() == expected, (ax.get_title(), row, column, value, text.get_color())
+    assert any(t.get_color() == "white" and float(t.get_text()) < 0 for t in panels[0].texts)  # the case at issue
+    plt.close(figure)
+
+
 def test_matrix_heatmaps_show_the_matrix_in_and_out_with_every_value_written():
     figure = plots.matrix_heatmaps(X)
     images = [ax for ax in figure.axes if ax.images]
