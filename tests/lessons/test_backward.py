@@ -254,3 +254,34 @@ def test_backward_from_saved_rounds_in_the_dtype_it_is_given():
     assert in_float32.dtype == np.float32
     assert 1e-9 < np.max(np.abs(in_float32 - exact)) < 1e-5
     np.testing.assert_allclose(layer_norm_backward_from_saved(x, dy, mean.ravel(), 1 / std, gamma), exact, atol=1e-12)
+
+
+@pytest.mark.parametrize("row", [[1.133, -0.299, 0.503], [0.663, 0.779, 0.648, -2.0], [3.0, -1.0]])
+def test_the_jacobian_question_names_the_path_each_wrong_answer_left_out(row):
+    """Notebook 11's question on dy₁/dx₁ (γ = 1), worked out here with numpy: the answer is
+    (1 − 1/n − x̂₁²/n)/σ_ε, the same as a finite difference; a wrong answer without the mean's path (−1/n) is
+    told it left out −1/n, one without σ_ε's path (−x̂₁·x̂₁/n) that it left out that one."""
+    from helpers.lessons.backward.gradients import jacobian_question
+
+    x = np.asarray(row, dtype=np.float64)
+    n, eps = x.size, 1e-5
+    sigma = np.sqrt(x.var() + eps)
+    x1 = (x[0] - x.mean()) / sigma
+    question = jacobian_question(row, "row 1")
+    right = (1 - 1 / n - x1 * x1 / n) / sigma
+    step = 1e-6
+    nudged = x.copy()
+    nudged[0] += step
+    by_difference = (((nudged[0] - nudged.mean()) / np.sqrt(nudged.var() + eps)) - x1) / step
+    assert question["answer"] == pytest.approx(right, rel=1e-12)
+    assert question["answer"] == pytest.approx(by_difference, rel=1e-4)
+
+    def told(value: float) -> str:
+        (sentence,) = [words for key, words in question["mistakes"].items() if abs(key - value) <= 1e-9 * abs(value)]
+        return sentence
+
+    no_mean_path, no_sigma_path = (1 - x1 * x1 / n) / sigma, (1 - 1 / n) / sigma
+    assert f"left out −1/{n}" in told(no_mean_path) and "mean" in told(no_mean_path)
+    assert f"left out −x̂₁·x̂₁/{n}" in told(no_sigma_path) and "σ_ε" in told(no_sigma_path)
+    assert "direct path only" in told(1 / sigma)
+    assert "divide by it" in told(right * sigma * sigma)

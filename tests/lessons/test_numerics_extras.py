@@ -144,6 +144,17 @@ def test_comparison_sentences_use_their_thresholds():
     assert "(larger than it; 1.22 times)" in forms and "(about the same as it; 1.05 times)" in forms
 
 
+def test_the_51102_sentence_counts_huge_rows_and_rows_within_one_percent_at_their_edges():
+    """ "above 100 for N rows" and "within 1 % of the right value for only M", counted exactly at each edge:
+    a variance of exactly 100 is not above it; exactly 1 % off is within it, 1.5 % and 5 % are not."""
+    expected = np.full(7, 0.78125)  # 25/32: 1 % of it, 2⁻⁷, and the values 1 % off are exact in binary
+    kernel = np.array([0.7890625, 0.7734375, 0.78125 * 1.015, 0.78125 * 1.05, 0.78125, 100.0, 100.5])
+    words = numerics_words.history_51102({"expected": expected, "kernel": kernel}, 48425.8438)
+    assert "above 100 for 1 rows" in words and "at most 100" in words  # 100.5 shows as 100
+    assert "within 1 % of the right value for only 3." in words, words
+    assert "between 0.7812 and 0.7812 here" in words and words.startswith("7 rows of 4 values")
+
+
 def test_torch_form_sentence_names_a_form_only_when_the_bits_say_so():
     clear = {"(x − μ)·rstd": 1.0, "x·rstd − μ·rstd": 0.0002, "fused": 0.0}
     assert numerics_words.torch_form_reading(clear, 20, 256, 1e4, "float32").endswith(
