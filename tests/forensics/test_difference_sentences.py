@@ -143,10 +143,14 @@ def test_an_undecided_one_pass_is_not_listed_as_one_pass():
 
 
 def test_the_axis_sentences_say_which_axis_it_normalises():
-    assert "each column" in _only(_print(axis="columns"))
-    assert "not each row" in _only(_print(axis="columns"))
-    neither = _only(_print(axis="neither"))
-    assert "does not normalise one row or one column" in neither and "other tokens" in neither
+    assert _only(_print(axis="columns")) == (
+        "It normalises each column (one feature across the tokens), not each row (one token's features) as PyTorch "
+        "does."
+    )
+    assert _only(_print(axis="neither")) == (
+        "It does not normalise one row or one column at a time: editing one token moved the output of other tokens "
+        "and other features."
+    )
     assert differences_from_torch(_print(axis=None)) == []
 
 
@@ -220,9 +224,10 @@ def test_an_unclear_eps_placement_says_neither_fits():
 
 
 def test_machine_eps_is_named_with_its_values_and_pytorchs():
-    sentence = _only(_print(machine_eps=True, eps=1.19e-7))
-    assert "torch.finfo(x.dtype).eps" in sentence and "1.19e-07 in float32" in sentence
-    assert "2.22e-16 in float64" in sentence and sentence.endswith("PyTorch's LayerNorm adds 1e-05.")
+    assert _only(_print(machine_eps=True, eps=1.19e-7)) == (
+        "Its ε is the machine ε of the input type, torch.finfo(x.dtype).eps (1.19e-07 in float32, 2.22e-16 in "
+        "float64), as nn.RMSNorm uses when eps=None; PyTorch's LayerNorm adds 1e-05."
+    )
 
 
 @pytest.mark.parametrize(("n", "factor"), [(2, 2.0), (4, 0.5), (768, 3.0)])
@@ -248,15 +253,19 @@ def test_a_flipped_sign_is_said_as_minus_one():
 
 
 def test_an_undecided_one_pass_is_said_only_for_a_centring_norm_with_a_measured_eps():
-    sentence = _only(_print(one_pass=None))
-    assert sentence.startswith("Cannot tell whether its variance is the one-pass formula")
-    assert "E[x²] − E[x]²" in sentence
+    assert _only(_print(one_pass=None)) == (
+        "Cannot tell whether its variance is the one-pass formula: a large offset moved its output, as E[x²] − E[x]² "
+        "does, but so would statistics computed in a lower precision, and its precision cannot be told."
+    )
     assert differences_from_torch(_print(one_pass=None, eps_placement=None, eps=None)) == []
     assert differences_from_torch(_print(one_pass=None, centres=None)) == []
 
 
 def test_one_pass_and_a_scalar_gamma_each_get_their_sentence():
-    assert _only(_print(one_pass=True)).startswith("Its variance loses every digit when the values sit far from 0")
+    assert _only(_print(one_pass=True)) == (
+        "Its variance loses every digit when the values sit far from 0, as the one-pass formula E[x²] − E[x]² does; "
+        "PyTorch's kernels do not."
+    )
     assert _only(_print(gamma="scalar")) == (
         "It has one γ shared by every feature; PyTorch's LayerNorm learns one γ per feature."
     )
