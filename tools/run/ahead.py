@@ -53,13 +53,18 @@ def installs_beside(*installs: Callable[[], None] | None):
             say(f"(installing ahead did not finish, so it is tried again where it is needed: {failure})")
 
 
-def everything() -> int:
-    """.venv, and beside it the Colab-like environment and (as root) the hub's: what `run.py test` installs
-    before its first test. 0 when .venv is ready (the others are only tried: `run.py test` retries them)."""
+def environments():
+    """.venv's Python, made with the Colab-like environment and (as root) the hub's beside it: what a whole
+    `run.py test` installs before its first test (the others are only tried: their tests retry them)."""
     from tools.run.tests import colab_env  # tools.run.tests imports this module
 
     with installs_beside(colab_env, hub_env):
-        ensure_env()
+        return ensure_env()
+
+
+def everything() -> int:
+    """`python3 -m tools.run.ahead`: :func:`environments`, then 0 (a failed .venv raises Failure)."""
+    environments()
     return 0
 
 

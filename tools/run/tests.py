@@ -15,7 +15,7 @@ import threading
 from pathlib import Path
 
 from tools.run import fast_order
-from tools.run.ahead import hub_env, installs_beside
+from tools.run.ahead import environments
 from tools.run.busy import busy_loops, take_busy
 from tools.run.env import NOTEBOOKS, ROOT, TESTS, VENV, Failure, ensure_env, has_files, say
 from tools.run.env import run as run_unpinned
@@ -291,8 +291,7 @@ def cmd_test(extra: list[str]) -> int:
 
 def cmd_test_all(extra: list[str], reports: Path) -> int:
     whole_run = not any(_names_a_path(arg) for arg in extra)
-    with installs_beside(colab_env if whole_run else None, hub_env if whole_run else None):
-        python = ensure_env()
+    python = environments() if whole_run else ensure_env()
     targets: list[str] = []
     # `run.py test tests/test_maths.py` runs just that; otherwise everything.
     if whole_run:
