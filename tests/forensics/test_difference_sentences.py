@@ -34,6 +34,21 @@ def _print(measured: Measurements | None = None, **fields) -> Fingerprint:
     return Fingerprint(**{**TORCH, **fields}, measured=measured or Measurements(features=4))
 
 
+def _departing_everywhere(eps: float, measured: Measurements) -> Fingerprint:
+    """Over the columns, no centring, ÷ (n − 1), ``eps`` added to the std, × 2, one pass, one γ."""
+    return _print(
+        axis="columns",
+        centres=False,
+        variance="unbiased",
+        eps_placement="added to std",
+        eps=eps,
+        factor=2.0,
+        one_pass=True,
+        gamma="scalar",
+        measured=measured,
+    )
+
+
 def _listed(f) -> list[str]:
     return departures(f).split(", ")
 
@@ -78,17 +93,7 @@ def test_each_departure_alone_is_listed_alone(fields, word):
 def test_several_departures_are_listed_in_the_order_of_the_formula_comma_separated():
     """Axis, centring, divisor, ε's placement and value, factor, one pass, γ, shift: the annotated transformer's
     ÷ (n − 1) with ε added to the std comes out as two entries, in that order."""
-    f = _print(
-        axis="columns",
-        centres=False,
-        variance="unbiased",
-        eps_placement="added to std",
-        eps=1e-6,
-        factor=2.0,
-        one_pass=True,
-        gamma="scalar",
-        measured=Measurements(features=4, shift=0.5),
-    )
+    f = _departing_everywhere(1e-6, Measurements(features=4, shift=0.5))
     assert departures(f) == "axis, no mean, ÷ (n − 1), ε + std, ε value, × factor, one pass, one γ, shift"
     assert departures(_print(variance="unbiased", eps_placement="added to std")) == "÷ (n − 1), ε + std"
 
@@ -351,16 +356,8 @@ def test_the_centring_sentence_gives_the_three_sizes_and_the_precision():
 
 
 def test_every_sentence_is_one_plain_sentence():
-    f = _print(
-        axis="columns",
-        centres=False,
-        variance="unbiased",
-        eps_placement="added to std",
-        eps=1e-3,
-        factor=2.0,
-        one_pass=True,
-        gamma="scalar",
-        measured=Measurements(features=4, shift=0.5, zero_gamma_columns=(2,), parameters_ignored=True),
+    f = _departing_everywhere(
+        1e-3, Measurements(features=4, shift=0.5, zero_gamma_columns=(2,), parameters_ignored=True)
     )
     sentences = differences_from_torch(f)
     assert len(sentences) == 11
