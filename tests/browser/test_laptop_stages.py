@@ -259,14 +259,17 @@ def test_the_row_editor_on_a_laptop_says_a_problem_once_and_the_eps_it_uses(lapt
         editor.scroll_into_view_if_needed()
         _type(page, editor, "row x:", "0,586, 0.779, 0.648")
         sentence = "'0,586' is written with a decimal comma"
+        status = "The numbers shown are the last good ones"
+        # The message beside the field and the status line are separate widgets, drawn one after the other: wait
+        # for both before reading what is drawn.
         page.wait_for_function(
-            "([node, words]) => node.innerText.includes(words)",
-            arg=[editor.element_handle(), sentence],
+            "([node, words]) => words.every(w => node.innerText.includes(w))",
+            arg=[editor.element_handle(), [sentence, status]],
             timeout=scaled_ms(20_000),
         )
         drawn = editor.evaluate(DRAWN_TEXT)  # what is drawn: the screen reader's copy in the status line is not
         assert drawn.count(sentence) == 1, drawn
-        assert "The numbers shown are the last good ones" in drawn
+        assert status in drawn
         _shoot(page, f"04_epsilon_and_std-{size}-decimal-comma")
         _type(page, editor, "exact ε:", "0")
         page.wait_for_function(
