@@ -15,6 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repositor
 from classroom.grading import hubconfig  # noqa: E402
 from classroom.hub import accounts, roster  # noqa: E402
 from classroom.hub.link import pull_query  # noqa: E402
+from classroom.hub.ports import PortBook  # noqa: E402
 from classroom.hub.settings import THREAD_VARIABLES, TOKEN_VARIABLE, HubSettings  # noqa: E402
 
 c = get_config()  # noqa: F821 (JupyterHub's config loader defines it)
@@ -131,11 +132,27 @@ def refuse_foreign_accounts(spawner):
         raise RuntimeError(f"{name!r} has no student account on this machine; ask the lecturer to add them")
 
 
-c.Spawner.pre_spawn_hook = refuse_foreign_accounts
+# Each server's port from the hub's own book, not the system's "any free port": two servers started at
+# once were handed the same one, and one student's requests went to the other's server (classroom/hub/ports.py).
+server_ports = PortBook()
+
+
+def server_owner(spawner) -> str:
+    return f"{spawner.user.name}/{spawner.name}"
+
+
+def before_spawn(spawner):
+    refuse_foreign_accounts(spawner)
+    spawner.port = server_ports.take(server_owner(spawner))
+
+
+c.Spawner.pre_spawn_hook = before_spawn
 
 
 def end_leftover_processes(spawner):
-    """Free a stopped student's memory: kill kernels that outlived their server (accounts.end_leftovers)."""
+    """Free a stopped student's memory: kill kernels that outlived their server (accounts.end_leftovers);
+    and give its port back."""
+    server_ports.give_back(server_owner(spawner))
     ended = accounts.end_leftovers(spawner.user.name)
     if ended:
         spawner.log.warning("ended %d process(es) %s left running after their server stopped", ended, spawner.user.name)
