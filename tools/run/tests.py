@@ -95,9 +95,9 @@ def runs_in_parts(extra: list[str]) -> bool:
 
 
 def run_parts(base: list[str], targets: list[str], extra: list[str], reports: Path) -> tuple[int, int]:
-    """(the tests' exit code, the Colab-like pass's): the browser tests and then the Colab-like pass live, the
-    other parts each into a log shown after them (notebooks/ with the last); each part's JUnit report (its
-    tests' times) into ``reports``."""
+    """(the tests' exit code, the Colab-like pass's): the browser tests live, the other parts and the Colab-like
+    pass each into a log shown after them (notebooks/ with the last); each part's JUnit report (its tests'
+    times) into ``reports``."""
     commands = []
     for index, (_, markers, report) in enumerate(PARTS):
         where = targets if index == len(PARTS) - 1 else ["tests"]
@@ -106,30 +106,55 @@ def run_parts(base: list[str], targets: list[str], extra: list[str], reports: Pa
     codes: dict[int, int] = {}
     with contextlib.ExitStack() as stack:
         logs = {i: stack.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8")) for i in range(1, len(PARTS))}
+        colab_log = stack.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8"))
 
         def part(index: int) -> None:
-            codes[index] = run(commands[index], stdout=logs[index])
-            logs[index].flush()
+            codes[index] = run(commands[index], stdout=logs.get(index))
 
-        threads = [
-            threading.Thread(target=part, args=(i,), name=f"run.py test: {PARTS[i][0]}", daemon=True) for i in logs
-        ]
-        for thread in threads:
-            thread.start()
-        codes[0] = run(commands[0])
-        # The Colab-like pass (about 40 s) follows the browser tests, which end first, on the run's one thread
-        # that shows its output live: it is then off the run's longest path. (It once ran after every part
-        # instead, when 3 of its fetch-failure tests failed beside them: each gave git 2 s to answer;
-        # tests/notebooks/test_colab_setup.py now waits for git's answer.)
-        colab = run_colab_like_tests()
-        for thread in threads:
-            thread.join()
-        for index, log in logs.items():
+        def colab() -> None:
+            codes[len(PARTS)] = run_colab_like_tests(stdout=colab_log)
+
+        # The Colab-like pass (about 40 s) starts when the first part ends, whichever it is (the hubs, in CI),
+        # so that it is never on the run's longest path. (It once ran after every part instead, when 3 of its
+        # fetch-failure tests failed beside them: each gave git 2 s to answer; tests/notebooks/test_colab_setup.py
+        # now waits for git's answer.)
+        after_first([lambda i=i: part(i) for i in range(len(PARTS))], colab, name="run.py test")
+        for index, log in [(len(PARTS), colab_log), *logs.items()]:
             log.seek(0)
-            say(f"\n== {PARTS[index][0]} ==")
+            if index < len(PARTS):
+                say(f"\n== {PARTS[index][0]} ==")
             sys.stdout.write(log.read())
             sys.stdout.flush()
-    return combined_code([codes.get(index, 1) for index in range(len(PARTS))]), colab
+    return combined_code([codes.get(index, 1) for index in range(len(PARTS))]), codes.get(len(PARTS), 1)
+
+
+def after_first(tasks: list, follow, name: str = "task") -> None:
+    """Run ``tasks`` side by side, the first in this thread; start ``follow`` as soon as any of them ends; return
+    when all have ended. A task that raises still lets ``follow`` start."""
+    first_ended = threading.Event()
+
+    def task(work) -> None:
+        try:
+            work()
+        finally:
+            first_ended.set()
+
+    def then() -> None:
+        first_ended.wait()
+        follow()
+
+    threads = [threading.Thread(target=then, name=f"{name}: after the first", daemon=True)]
+    threads += [
+        threading.Thread(target=task, args=(work,), name=f"{name}: {i}", daemon=True)
+        for i, work in enumerate(tasks[1:], 1)
+    ]
+    for thread in threads:
+        thread.start()
+    try:
+        task(tasks[0])
+    finally:
+        for thread in threads:
+            thread.join()
 
 
 def combined_code(codes: list[int]) -> int:
