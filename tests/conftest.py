@@ -176,6 +176,9 @@ def pytest_collection_modifyitems(config, items):
     )
     if durations:
         items[:] = [items[index] for index in fast_order.longest_first([item.nodeid for item in items], durations)]
+    # A test marked `last` ends what the others share (test_browser's clean shut-down of the shared JupyterLab):
+    # after every other test, so that no module after it starts the session and runs the notebooks again.
+    items.sort(key=lambda item: item.get_closest_marker("last") is not None)  # stable: the rest keep their order
 
 
 # What this session's `-m` left out, with each test's markers, for tests/maintenance/test_run_halves.py: in

@@ -26,6 +26,7 @@ from browser_support import (
 )
 
 CELL_TIMEOUT_MS = 120_000
+LAPTOP = {"width": 1024, "height": 768}
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 TALLEST_SCREENSHOT = 16_000
 
@@ -143,6 +144,13 @@ def within(page, script: str, arg=None, *, what: str, ms: int):
 STARTED = "async () => { await window.jupyterapp.started; await window.jupyterapp.restored; }"
 
 
+OPEN_SIDEBAR = """async () => {
+    const app = window.jupyterapp;
+    await app.commands.execute('filebrowser:activate');  // the file browser, as JupyterLab opens by default
+    if (app.shell.leftCollapsed) await app.commands.execute('application:toggle-left-area');
+}"""
+
+
 def wait_until_started(page) -> None:
     """JupyterLab started and its workspace restored."""
     within(page, STARTED, what="JupyterLab's start and its workspace's restore", ms=60_000)
@@ -150,8 +158,6 @@ def wait_until_started(page) -> None:
 
 def open_sidebar(page) -> None:
     """The file browser open on the left, as JupyterLab opens on a laptop by default."""
-    from laptop_support import OPEN_SIDEBAR
-
     within(page, OPEN_SIDEBAR, what="opening the file browser", ms=30_000)
 
 
@@ -202,9 +208,9 @@ def save_screenshot(page, name: str) -> Path:
 class SharedSession:
     """Chromium, a JupyterLab serving a temporary copy of the notebooks, and one JupyterLab page.
 
-    Made once per pytest run by :func:`shared_session` (tests/browser/test_browser.py and
-    tests/browser/test_accessibility.py both use it, so their notebooks are run once), closed when pytest
-    ends. ``runs`` keeps each notebook's Run All result (see :func:`run_notebook_once`).
+    Made once per pytest run by :func:`shared_session` (every module of tests/browser/ but those marked
+    ``beside``), closed when pytest ends. ``runs`` keeps what each notebook's one Run All showed
+    (tests/notebook_runs.py); :meth:`laptop_page` is a second page, as a student's laptop shows JupyterLab.
     """
 
     def __init__(self, home: Path):
@@ -213,6 +219,7 @@ class SharedSession:
         self.home = home
         self.folder = copy_for_serving(home / "root")
         self.runs: dict[str, dict] = {}
+        self._laptop = None
         self._playwright = sync_playwright().start()
         try:
             self.browser = self._playwright.chromium.launch(
@@ -225,6 +232,20 @@ class SharedSession:
         except BaseException:
             self.close()
             raise
+
+    def laptop_page(self):
+        """A page of its own at 1024 × 768 with the file browser open, as JupyterLab opens on a laptop; made on
+        first use. A workspace of its own: JupyterLab moves a second window on the default workspace to a new
+        one (a navigation that would destroy the page's context under the next evaluate)."""
+        if self._laptop is None or self._laptop.is_closed():
+            page = self.context.new_page()
+            page.set_viewport_size(LAPTOP)
+            page.goto(self.lab.url("/lab/workspaces/laptop"), timeout=scaled_ms(180_000))
+            page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=scaled_ms(60_000))
+            wait_until_started(page)
+            open_sidebar(page)
+            self._laptop = page
+        return self._laptop
 
     def alive(self) -> bool:
         lab = getattr(self, "lab", None)
@@ -281,28 +302,3 @@ def open_lab(page, lab) -> None:
         what="closing the file browser and the Launcher",
         ms=30_000,
     )
-
-
-def run_notebook_once(page, path: str) -> dict:
-    """Open ``path``, Run All, and keep what the tests check: the widget ``report``, the ``axe`` scan of
-    the series' own content (None when axe-core cannot be had) and a screenshot; then close it. A
-    second call for the same path returns the kept result, so two test files share one run."""
-    session = _SESSION[0] if _SESSION else None
-    if session is not None and path in session.runs:
-        return session.runs[path]
-    from accessibility_support import axe_scan
-
-    try:
-        report = open_and_run(page, path)
-        scan = axe_scan(page, NOTEBOOK_CONTENT)
-        save_screenshot(page, f"jupyterlab/{Path(path).stem}")
-    finally:
-        close_notebook(page)
-    result = {"report": report, "axe": scan}
-    if session is not None:
-        session.runs[path] = result
-    return result
-
-
-# The series' own content in JupyterLab: cell outputs and rendered markdown, not JupyterLab's chrome.
-NOTEBOOK_CONTENT = ".jp-NotebookPanel .jp-OutputArea-output, .jp-NotebookPanel .jp-MarkdownOutput"

@@ -3,7 +3,8 @@
 - In the browser (marked ``browser``): axe-core, loaded from a local file (tests/accessibility_support.py),
   scans every notebook after Run All in JupyterLab and the lecture in Voilà, scoped to the series' own
   content (cell outputs and rendered markdown, not the host's chrome), and finds no serious or critical
-  violation. The notebooks are run once for this file and tests/browser/test_browser.py together.
+  violation. Each notebook is run once for this file, test_browser.py and test_laptop_stages.py
+  (tests/notebook_runs.py).
 - Without a browser: every widget control has an accessible name saying what it changes, the row
   editor announces its result in words in a live region, and its picture has a text alternative.
 """
@@ -21,7 +22,8 @@ from patience import scaled_ms
 
 from accessibility_support import axe_scan, counts, serious
 from browser_support import JupyterServer, offline_context
-from lab_driver import run_notebook_once, shared_session
+from lab_driver import shared_session
+from notebook_runs import run_notebook_once
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "notebooks").glob("*.ipynb"))
@@ -71,8 +73,7 @@ KNOWN_FINDINGS: set[str] = set()
 @pytest.mark.browser
 @pytest.mark.parametrize("path", NOTEBOOKS + LECTURES)
 def test_notebook_after_run_all_has_no_serious_accessibility_problem(path):
-    session = shared_session()
-    run = run_notebook_once(session.page, path)
+    run = run_notebook_once(path)
     assert run["report"]["cells"] > 0, f"{path} did not open"
     assert_no_serious(run["axe"], path)
 

@@ -27,7 +27,8 @@ from expected_numbers import WALKTHROUGH, X, by_hand, exact_steps, four, stage_r
 from patience import scaled_ms
 
 from browser_support import JupyterServer, offline_context
-from lab_driver import MARK_OUTPUT, close_notebook, open_and_run, run_notebook_once, save_screenshot, shared_session
+from lab_driver import MARK_OUTPUT, close_notebook, open_and_run, save_screenshot, shared_session
+from notebook_runs import run_notebook_once
 from widget_driver import variance_places
 
 pytestmark = pytest.mark.browser
@@ -43,7 +44,8 @@ LECTURE = "lecture/layernorm_lecture.ipynb"
 
 
 # One JupyterLab, one Chromium and one JupyterLab page for this module and tests/browser/test_accessibility.py
-# (lab_driver.shared_session), so the notebooks are run once for both.
+# (lab_driver.shared_session); each notebook is run once for both and tests/browser/test_laptop_stages.py
+# (tests/notebook_runs.py).
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +79,7 @@ def lab_page(session):
 
 @pytest.mark.parametrize("path", NOTEBOOKS + LECTURES)
 def test_notebook_runs_in_jupyterlab_with_every_widget_drawn(lab_page, path):
-    report = run_notebook_once(lab_page, path)["report"]  # shared with the accessibility check
+    report = run_notebook_once(path)["report"]  # one run, shared with the accessibility and laptop tests
     assert report["cells"] > 0, f"{path}: no code cells found on the page"
     if "widgets." in (ROOT / path).read_text(encoding="utf-8"):
         assert report["widgets"] > 0, f"{path} makes widgets, but none appeared on the page"
@@ -483,6 +485,7 @@ def test_answer_checker_by_keyboard_alone(keyboard_page):
     )
 
 
+@pytest.mark.last  # after every browser test that shares this JupyterLab (tests/conftest.py)
 def test_jupyterlab_shuts_down_cleanly(lab, lab_page):
     lab_page.context.close()
     left = lab.stop()
