@@ -89,12 +89,26 @@ def test_the_workers_take_modules_in_the_order_given(monkeypatch):
     assert options[options.index("--dist") + 1] == "loadfile" and "--no-loadscope-reorder" in options
 
 
+def item(nodeid: str, marks: tuple[str, ...] = ()):
+    """A collected test as the hook sees it: its id and its markers."""
+    return SimpleNamespace(nodeid=nodeid, get_closest_marker=lambda name: name if name in marks else None)
+
+
+def test_a_test_marked_last_runs_after_every_other_and_the_rest_keep_their_order(monkeypatch):
+    from conftest import pytest_collection_modifyitems
+
+    monkeypatch.delenv(fast_order.ENVIRONMENT, raising=False)
+    items = [item("tests/a.py::one"), item("tests/a.py::ends", ("last",)), item("tests/b.py::one"), item("c.ipynb")]
+    pytest_collection_modifyitems(None, items)
+    assert [i.nodeid for i in items] == ["tests/a.py::one", "tests/b.py::one", "c.ipynb", "tests/a.py::ends"]
+
+
 def test_the_suite_orders_a_session_s_tests_so_when_the_fast_loop_says_where_the_times_are(tmp_path, monkeypatch):
     """tests/conftest.py's hook, as each xdist worker runs it on its collection (alike in every worker)."""
     from conftest import pytest_collection_modifyitems
 
     names = ["tests/a.py::one", "tests/a.py::two", "tests/b.py::one", "tests/c.py::one"]
-    items = [SimpleNamespace(nodeid=name) for name in names]
+    items = [item(name) for name in names]
     store = tmp_path / "durations.json"
     store.write_text(json.dumps({"tests/a.py": 1.0, "tests/b.py": 3.0}))  # c never timed
     monkeypatch.delenv(fast_order.ENVIRONMENT, raising=False)
