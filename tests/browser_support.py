@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from patience import Deadline, scaled_ms, scaled_s
 
-from classroom.hub.proctree import alive
+from classroom.hub.proctree import alive, snapshot
 from classroom.hub.proctree import descendants as child_pids  # the name the browser tests know it by
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -181,7 +181,8 @@ class JupyterServer:
 
     def stop(self, timeout: float = 30.0) -> list[int]:
         """Shut down cleanly; return the pids that had to be killed (empty when the shutdown was clean)."""
-        started = child_pids(self.process.pid) | {self.process.pid}
+        # the processes, not only their ids: an id can be another process's by the time it is killed (proctree)
+        started = snapshot(child_pids(self.process.pid) | {self.process.pid})
         if self.process.poll() is None:
             try:
                 request = urllib.request.Request(self.url("/api/shutdown"), method="POST")
@@ -193,9 +194,9 @@ class JupyterServer:
             except subprocess.TimeoutExpired:
                 pass
         deadline = Deadline(10)
-        while not deadline.expired() and any(alive(pid) for pid in started):
+        while not deadline.expired() and any(alive(pid, start) for pid, start in started.items()):
             time.sleep(0.1)
-        left = sorted(pid for pid in started if alive(pid))
+        left = sorted(pid for pid, start in started.items() if alive(pid, start))
         for pid in left:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)

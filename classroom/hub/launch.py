@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from classroom.hub import accounts, install, mirror, roster
-from classroom.hub.proctree import alive, descendants, end_processes
+from classroom.hub.proctree import descendants, end_processes, snapshot
 from classroom.hub.settings import SETTINGS_VARIABLE, HubSettings
 
 CLASSROOM = Path(__file__).resolve().parent.parent
@@ -181,7 +181,7 @@ class Hub:
 
         The hub stops every student's server, its proxy and its services as it exits; one that has to
         be killed (a busy machine, twenty servers to stop) cannot, and they would run on, orphaned."""
-        below = descendants(self.process.pid)
+        below = snapshot(descendants(self.process.pid))  # the processes, not only their ids (proctree's text)
         if self.process.poll() is None:
             self.process.terminate()
             try:
@@ -189,7 +189,7 @@ class Hub:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        return end_processes(sorted(pid for pid in below if alive(pid)))
+        return end_processes(below)
 
 
 def start(settings: HubSettings, log=None, env: dict | None = None) -> Hub:
