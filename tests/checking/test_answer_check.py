@@ -241,6 +241,22 @@ def test_a_wrong_answer_matching_no_mistake_gets_the_recipe():
         assert verdict.kind == WRONG and verdict.mistake is None and verdict.hint.startswith("Not quite.")
 
 
+def test_the_std_recipe_followed_in_its_own_order_gives_the_std():
+    """The recipe a wrong std gets, done in the order it says (add ε, take the root), gives √(σ² + ε): with
+    ε = 0.1 the other order, √σ² + ε, is far from it."""
+    import math
+
+    eps = 0.1
+    hint = diagnose(ROW1, "std", "7.25", eps=eps).hint
+    operations = {"add ε": lambda v: v + eps, "square root": math.sqrt}
+    named = sorted((hint.index(words), words) for words in operations if words in hint)
+    assert len(named) == 2, f"the recipe should say both steps: {hint}"
+    value = float(np.var(ROW1))  # "Find the variance (divide by n)"
+    for _, words in named:
+        value = operations[words](value)
+    assert value == pytest.approx(expected_value(ROW1, "std", eps=eps), rel=1e-12), hint
+
+
 # --- bad input
 
 

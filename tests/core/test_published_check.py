@@ -267,3 +267,17 @@ def test_the_pencil_never_catches_a_row_the_exact_check_lets_pass(hundredths):
     (checked,) = check.rows
     smallest = checked.smallest_sum_of_squares
     assert smallest is None or checked.pencil_sum_of_squares <= smallest + 1e-9
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.floats(-3, 3, allow_nan=False), min_size=2, max_size=6))
+def test_the_distance_from_the_plane_is_the_distance_to_the_nearest_row_that_sums_to_0(values):
+    """The nearest zero-sum row is the row minus its mean (its projection on the plane); the distance from the
+    plane is how far the row is from it, and from the origin, Pythagoras of the two parts."""
+    row = np.asarray(values)
+    check = check_published_output([row], [np.arange(len(row), dtype=float)]).rows[0]
+    nearest = row - row.mean()
+    assert check.distance_from_plane == pytest.approx(np.linalg.norm(row - nearest), abs=1e-12)
+    assert check.distance_from_origin**2 == pytest.approx(
+        check.distance_from_plane**2 + np.linalg.norm(nearest) ** 2, abs=1e-9
+    )
