@@ -220,6 +220,20 @@ def test_matrix_heatmaps_show_the_matrix_in_and_out_with_every_value_written():
     assert all(f"{v:.4f}" in text for v in numpy_layer_norm(X).ravel())
 
 
+def test_matrix_heatmaps_name_rows_and_features_as_their_text_twin_does():
+    """Each heatmap's ticks name its rows and features the way the text tables beside it do (row 1 is the first
+    token, as everywhere in the series), one tick at the centre of each row and column of cells."""
+    figure = plots.matrix_heatmaps(X)
+    text = plots.matrix_heatmaps_text(X)
+    twin_rows = [line.split()[0] + " " + line.split()[1] for line in text.splitlines() if line.startswith("row ")]
+    twin_features = text.splitlines()[1].split()[: X.shape[1]]
+    for ax in (ax for ax in figure.axes if ax.images):
+        rows = [label.get_text() for label in ax.get_yticklabels()]
+        assert rows == twin_rows == [f"row {i}" for i in range(1, X.shape[0] + 1)]
+        assert [label.get_text() for label in ax.get_xticklabels()] == twin_features
+        assert list(ax.get_yticks()) == list(range(X.shape[0])) and list(ax.get_xticks()) == list(range(X.shape[1]))
+
+
 def test_matrix_heatmaps_compare_another_table():
     published = helpers.load_published_output()
     figure = plots.matrix_heatmaps(X, published, titles=("X", "published"))

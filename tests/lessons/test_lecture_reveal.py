@@ -171,6 +171,20 @@ def test_buttons_are_labelled_for_the_presenter_and_disabled_at_the_ends():
     assert widget.position == 0 and widget.previous_button.disabled
 
 
+def test_without_prompts_the_label_says_which_stage_of_how_many_counting_from_one():
+    """What the room reads beside the buttons: "1 of 3" on the question, "3 of 3" on the last answer, in the
+    widget and in its text form alike; with prompts, each stage's own prompt instead."""
+    widget = reveal("<p>question?</p>", "<p>answer one</p>", "<p>answer two</p>")
+    labels = []
+    for _ in range(3):
+        labels.append((widget.position_label.value, widget.text().splitlines()[0]))
+        widget.next()
+    assert labels == [("1 of 3", "1 of 3"), ("2 of 3", "2 of 3"), ("3 of 3", "3 of 3")]
+    asked = reveal("<p>q</p>", "<p>a</p>", prompts=("Which rows?", "Rows 1 and 3."))
+    asked.next()
+    assert asked.position_label.value == "Rows 1 and 3."
+
+
 def test_reveal_needs_an_answer_and_one_prompt_per_stage():
     with pytest.raises(ValueError, match="two stages"):
         reveal("<p>only a question</p>")

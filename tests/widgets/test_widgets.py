@@ -619,6 +619,22 @@ def test_answer_checker_verdicts():
     assert checker.check(f"{X[1].sum() / 2:.4f}").mistake == "n-1"  # the same text again: Check pressed again
 
 
+def test_answer_checker_shows_a_wrong_answer_in_the_warning_colour_and_a_right_one_not():
+    """The verdict's colour follows the verdict: a ✗ in the colour every warning uses, a ✓ in another."""
+    import re
+
+    from helpers.widgets.base import MESSAGE_COLOUR
+
+    def colour(html_text):
+        return re.search(r"color:\s*(#[0-9a-fA-F]{6})", html_text).group(1).lower()
+
+    checker = widgets.answer_checker(X[1], "mean")
+    for answer, right in ((f"{X[1].mean():.4f}", True), (f"{X[1].sum() / 2:.4f}", False), ("0.9", False)):
+        verdict = checker.check(answer)
+        assert verdict.is_right is right
+        assert (colour(checker.verdict_html.value) == MESSAGE_COLOUR.lower()) is not right, (answer, verdict.kind)
+
+
 def test_answer_checker_bad_text_clears_the_last_verdict():
     # Issue 9: after a bad entry, the old "✓ Right" must not stay visible under the new warning.
     checker = widgets.answer_checker(X[2], "variance")
