@@ -25,8 +25,9 @@ sys.path.insert(0, str(ROOT))  # run as a script: tools/ is a package under ROOT
 
 from tools.mutation.curated import AREA_TESTS, MUTATIONS  # noqa: E402
 
-# notebooks: prose mutations; lecturer, classroom: tests import lecturer.solutions and classroom.service
-COPIED = ("helpers", "tests", "data", "tools", "notebooks", "lecturer", "classroom", "pyproject.toml")
+# notebooks: prose mutations; lecturer, classroom: tests import lecturer.solutions and classroom.service;
+# lecture: the lecture's tests run its notebook (tests/lessons/test_lecture_reveal.py)
+COPIED = ("helpers", "tests", "data", "tools", "notebooks", "lecture", "lecturer", "classroom", "pyproject.toml")
 
 
 def copy_repository(destination: Path) -> Path:
