@@ -2,7 +2,8 @@
 suite did not catch (44 of 50, 88 %, were caught before any new test), each closed by a behaviour test.
 
 Same fields as tools/mutation/curated.py's ``Mutation``; ``AREAS`` adds the test files that catch them. The 50
-bugs, what each breaks for a learner and which test caught it: the closing note of the session that planted them.
+bugs, what each breaks for a learner and which test caught it: tools/mutation/bugsets/set5.md, with each bug's
+patch in tools/mutation/bugsets/set5/ (made against commit 639fbb2).
 """
 
 from __future__ import annotations
