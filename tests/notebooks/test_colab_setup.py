@@ -321,7 +321,13 @@ class Kernel:
             elif kind in ("display_data", "execute_result", "error"):
                 outputs.append({"output_type": kind, **content})
 
-        self.client.execute_interactive(code, output_hook=keep, timeout=timeout, store_history=True)
+        # stop_on_error=False: a cell that fails (as the failure cases' set-up does) must not make the kernel abort
+        # the next request. ipykernel 7 aborts what reaches it before its own "stop aborting" message, so under
+        # load the next test's `os.environ[...] = ...` was dropped unrun and its set-up read the address before it.
+        reply = self.client.execute_interactive(
+            code, output_hook=keep, timeout=timeout, store_history=True, stop_on_error=False
+        )
+        assert reply["content"]["status"] != "aborted", f"the kernel did not run {code[:80]!r} (aborted)"
         return outputs
 
     def stop(self):
