@@ -54,7 +54,11 @@ def run(client, code: str) -> tuple[str, int]:
         if message["header"]["msg_type"] == "stream":
             printed.append(message["content"]["text"])
 
-    reply = client.execute_interactive(code, output_hook=keep, timeout=60, store_history=True)
+    # one cell at a time, as a learner runs them after reading the last: a cell that fails must not make the
+    # kernel abort the next one (ipykernel 7 aborts what reaches it before it stops aborting; under load, that was
+    # the next request)
+    reply = client.execute_interactive(code, output_hook=keep, timeout=60, store_history=True, stop_on_error=False)
+    assert reply["content"]["status"] != "aborted", f"the kernel did not run {code[:80]!r} (aborted)"
     return "".join(printed), reply["content"]["execution_count"]
 
 
