@@ -25,11 +25,6 @@ def _stat(pid: str | int) -> tuple[str, int, int] | None:
         return None
 
 
-def _state_and_parent(pid: str | int) -> tuple[str, int] | None:
-    found = _stat(pid)
-    return None if found is None else found[:2]
-
-
 def started(pid: int) -> int | None:
     """When ``pid`` started (clock ticks since boot): with the id, what tells one process from a later one."""
     found = _stat(pid)
@@ -52,7 +47,7 @@ def descendants(pid: int) -> set[int]:
     """Every live process below ``pid``."""
     children: dict[int, list[int]] = {}
     for entry in Path("/proc").glob("[0-9]*"):
-        found = _state_and_parent(entry.name)
+        found = _stat(entry.name)
         if found is not None and found[0] != "Z":
             children.setdefault(found[1], []).append(int(entry.name))
     below, todo = set(), [pid]
