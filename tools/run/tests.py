@@ -175,7 +175,10 @@ HYPOTHESIS_PROFILE_VARIABLE = "LAYERNORM_HYPOTHESIS_PROFILE"
 # a grammar built at import: about 2.5 s of start-up in the controller and in each worker, for no notebook
 # run), and the modules of tests/browser/, each of whose tests tests/conftest.py marks browser (importing
 # them cost each worker about 3 s of collection, for tests it then left out).
-FAST_LEAVES_OUT = ["-p", "no:nbval", "--ignore=tests/browser"]
+# And pytest's log capture: it adds its handler to every logger that does not propagate (torch has 42) three
+# times per test, about 0.8 s of CPU per fast run; no test reads the captured logs (no caplog), and a failing
+# test's warnings still reach its captured stderr through Python's last-resort handler.
+FAST_LEAVES_OUT = ["-p", "no:nbval", "-p", "no:logging", "--ignore=tests/browser"]
 
 
 def modules_left_out(markers: tuple[str, ...] = FAST_LEAVES_OUT_MARKERS) -> list[str]:
