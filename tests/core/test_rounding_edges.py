@@ -44,6 +44,24 @@ def test_a_stage_one_and_a_half_units_off_is_listed_though_under_one_percent():
     assert drift.relative_difference < 0.01
 
 
+def test_a_stage_under_one_unit_off_is_listed_when_off_by_more_than_one_percent_of_its_size():
+    # mean −0.047 / 3 = −0.015666…, kept as −0.016: a third of a unit of 0.001 off, and 2.1 % of the mean
+    record = layer_norm_steps([0.003, -0.022, -0.028], decimals=3)
+    exact, hand = Fraction(-47, 3000), Fraction(-16, 1000)
+    assert record.mean == float(hand)
+    assert abs(hand - exact) < Fraction(1, 1000) and abs(hand - exact) / abs(exact) > Fraction(2, 100)
+    assert "mean" in _stages(record)
+
+
+def test_a_stage_under_one_unit_and_under_one_percent_off_is_not_listed():
+    # mean −0.125 / 3 = −0.041666…, kept as −0.042: a third of a unit off again, but 0.8 % of the mean
+    record = layer_norm_steps([-0.046, 0.022, -0.101], decimals=3)
+    exact, hand = Fraction(-125, 3000), Fraction(-42, 1000)
+    assert record.mean == float(hand)
+    assert Fraction(7, 1000) < abs(hand - exact) / abs(exact) < Fraction(9, 1000)
+    assert "mean" not in _stages(record)
+
+
 def test_a_stage_that_is_exactly_zero_by_hand_and_exactly_is_not_listed():
     # [1, −1] with eps = 0: mean 0, differences ±1, variance 1, std 1: every stage is exact at 3 places,
     # and the mean (0) has no size to be 1% of.
