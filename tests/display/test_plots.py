@@ -405,6 +405,22 @@ def test_room_circle_is_svg_whose_smallest_text_is_one_em_of_the_page(room_circl
     assert "row 5 at distance 1.7295 from 0" in room.description and room.description in html_unescape(svg)
 
 
+def test_a_room_picture_with_texts_of_two_sizes_takes_its_em_from_the_smaller():
+    import re
+
+    from helpers.plots.room import room_svg, smallest_text
+
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="225pt" height="112.5pt" viewBox="0 0 300 150">'
+        '<text style="font-size: 30px">title</text><text style="font-size: 12px">tick</text>'
+        '<text style="font-size: 18px">label</text></svg>'
+    )
+    assert smallest_text(svg) == 12.0
+    sized = room_svg(svg, "three words")
+    assert re.search(r"width: ([0-9.]+)em", sized)[1] == "25.0000"  # 300 units at 12 units to the em
+    assert re.search(r"height: ([0-9.]+)em", sized)[1] == "12.5000"
+
+
 def html_unescape(text: str) -> str:
     import html
 
