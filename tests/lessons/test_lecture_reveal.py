@@ -16,7 +16,7 @@ import pytest
 
 import helpers
 from helpers.core.published_table import check_published_output
-from helpers.widgets.reveal import STAGE_CLASS, Reveal, reveal
+from helpers.widgets.reveal import STAGE_CLASS, Reveal
 
 ROOT = Path(__file__).resolve().parents[2]
 LECTURE = ROOT / "lecture" / "layernorm_lecture.ipynb"
@@ -142,54 +142,7 @@ def test_the_module_slide_defines_every_name_its_listing_uses(lecture_run):
 
 
 # ---------------------------------------------------------------------------------------------
-# The widget itself, and what the offline slides make of it
-
-
-def test_buttons_are_labelled_for_the_presenter_and_disabled_at_the_ends():
-    widget = reveal("<p>question?</p>", "<p>answer one</p>", "<p>answer two</p>")
-    assert (widget.previous_button.description, widget.next_button.description) == ("◀ Previous", "Next ▶")
-    shown = []
-    for _ in range(4):  # one press too many: nothing happens at the end
-        shown.append(
-            (
-                widget.position,
-                widget.previous_button.disabled,
-                widget.next_button.disabled,
-                [box.layout.display for box in widget.stage_html],
-            )
-        )
-        widget.next()
-    assert shown == [
-        (0, True, False, [None, "none", "none"]),
-        (1, False, False, ["none", None, "none"]),
-        (2, False, True, ["none", "none", None]),
-        (2, False, True, ["none", "none", None]),
-    ]
-    widget.previous()
-    widget.previous()
-    widget.previous()
-    assert widget.position == 0 and widget.previous_button.disabled
-
-
-def test_without_prompts_the_label_says_which_stage_of_how_many_counting_from_one():
-    """What the room reads beside the buttons: "1 of 3" on the question, "3 of 3" on the last answer, in the
-    widget and in its text form alike; with prompts, each stage's own prompt instead."""
-    widget = reveal("<p>question?</p>", "<p>answer one</p>", "<p>answer two</p>")
-    labels = []
-    for _ in range(3):
-        labels.append((widget.position_label.value, widget.text().splitlines()[0]))
-        widget.next()
-    assert labels == [("1 of 3", "1 of 3"), ("2 of 3", "2 of 3"), ("3 of 3", "3 of 3")]
-    asked = reveal("<p>q</p>", "<p>a</p>", prompts=("Which rows?", "Rows 1 and 3."))
-    asked.next()
-    assert asked.position_label.value == "Rows 1 and 3."
-
-
-def test_reveal_needs_an_answer_and_one_prompt_per_stage():
-    with pytest.raises(ValueError, match="two stages"):
-        reveal("<p>only a question</p>")
-    with pytest.raises(ValueError, match="one per stage"):
-        reveal("a", "b", prompts=("one",))
+# What the offline slides make of the lecture's widget (the widget itself: tests/widgets/test_reveal.py)
 
 
 def test_the_offline_slides_show_each_stage_on_a_later_click_in_place_of_the_last(lecture_run):

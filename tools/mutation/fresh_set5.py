@@ -13,7 +13,7 @@ AREAS: dict[str, list[str]] = {
     "set5-checking": ["tests/checking/test_far_from_zero.py", "tests/checking/test_answer_check.py"],
     "set5-views": [
         "tests/widgets/test_widgets.py",
-        "tests/lessons/test_lecture_reveal.py",
+        "tests/widgets/test_reveal.py",
         "tests/display/test_plots.py",
     ],
 }
