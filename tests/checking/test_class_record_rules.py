@@ -69,3 +69,41 @@ def test_an_answer_right_up_to_rounding_is_recorded_as_passed(monkeypatch):
     for kind, mistake in ((answers.RIGHT, None), (answers.ROUNDING, "last-place"), (answers.WRONG, "n-1")):
         class_record.record_answer(answers.Verdict(kind, "a hint", "variance", 0.5, 0.5, 2, mistake))
     assert sent == [("answer-variance", True), ("answer-variance", True), ("answer-variance", False)]
+
+
+def _first_asked_in_the_notebooks() -> dict[str, str]:
+    """Each check's key (``exercises.check("std")``: "std"; ``answer_checker(row, "std")``: "answer-std") and
+    the number of the first notebook of the series whose code asks it, read from the notebooks' cells."""
+    import ast
+    from pathlib import Path
+
+    import nbformat
+
+    first: dict[str, str] = {}
+    for path in sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type != "code":
+                continue
+            source = "\n".join(line for line in cell.source.splitlines() if not line.lstrip().startswith(("%", "!")))
+            for node in ast.walk(ast.parse(source)):
+                if not isinstance(node, ast.Call):
+                    continue
+                name = getattr(node.func, "attr", getattr(node.func, "id", None))
+                texts = [
+                    a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None for a in node.args
+                ]
+                if name == "check" and texts and texts[0]:
+                    first.setdefault(texts[0], path.name[:2])
+                elif name == "answer_checker" and len(texts) > 1 and texts[1]:
+                    first.setdefault(f"answer-{texts[1]}", path.name[:2])
+    return first
+
+
+def test_each_check_belongs_to_the_first_notebook_that_asks_it():
+    """STEP_NOTEBOOKS: "where each exercise is introduced", for a check made outside the series' notebooks."""
+    from helpers.checking.answers import QUANTITIES
+    from helpers.checking.cases import STEPS
+
+    asked = _first_asked_in_the_notebooks()
+    assert set(asked) == set(STEPS) | {f"answer-{quantity}" for quantity in QUANTITIES}, "a check no notebook asks"
+    assert class_record.STEP_NOTEBOOKS == asked
