@@ -447,9 +447,9 @@ MUTATIONS = [
 
 def _fresh():
     """The fresh mutations (one file per area, so two people can add to them at once)."""
-    from tools.mutation import fresh_checking, fresh_set5, fresh_widgets
+    from tools.mutation import fresh_checking, fresh_set5, fresh_set6, fresh_widgets
 
-    for module in (fresh_widgets, fresh_checking, fresh_set5):
+    for module in (fresh_widgets, fresh_checking, fresh_set5, fresh_set6):
         AREA_TESTS.update(module.AREAS)
         MUTATIONS.extend(Mutation(*entry) for entry in module.MUTATIONS)
 
