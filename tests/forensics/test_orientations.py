@@ -24,12 +24,12 @@ def test_each_panels_axis_gives_every_tokens_own_mean(index):
     shown = panel.values if index < 2 else panel.values.reshape(2, *X.shape)  # batch × time × channels
     token_means = X.mean(axis=-1)
     expected = token_means if index < 2 else np.stack([token_means, 2 * token_means])
-    named = _axes_named(panel.code)
-    assert named, panel.code
-    for axis in named:
-        # "transpose first (x.T) and use axis=-1" names the axis of the transposed drawing
-        values = shown.T if "x.T" in panel.code and axis == -1 and index == 1 else shown
-        np.testing.assert_allclose(values.mean(axis=axis), expected, err_msg=f"{panel.code!r}: axis {axis}")
+    # advice after "transpose first (x.T)" is for the transposed drawing, the rest for the drawing as shown
+    as_shown, _, transposed = panel.code.partition("transpose first (x.T)")
+    assert _axes_named(panel.code), panel.code
+    for values, advice in ((shown, as_shown), (shown.T, transposed)):
+        for axis in _axes_named(advice):
+            np.testing.assert_allclose(values.mean(axis=axis), expected, err_msg=f"{panel.code!r}: axis {axis}")
 
 
 def test_the_marked_direction_is_the_one_a_statistic_runs_along():
