@@ -8,6 +8,7 @@ only conftest.py on the test path so that the import is unambiguous.
 
 from __future__ import annotations
 
+import gc
 import math
 import os
 import sys
@@ -133,6 +134,29 @@ def pytest_unconfigure(config):
         import atexit
 
         atexit.register(os._exit, 0)
+
+
+def _fast_loop_worker() -> bool:
+    return bool(os.environ.get("PYTEST_XDIST_WORKER")) and HYPOTHESIS_PROFILE == "fast"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session):
+    # A fast-loop worker's collection imports torch, matplotlib and ~150 test modules: objects that live
+    # until the worker ends, which Python's cyclic garbage collector scanned again in each of its full
+    # passes, during collection and in every test after. The collector waits until collection is done;
+    # what is alive then is frozen (gc.freeze: kept, never scanned again) and the tests' own objects are
+    # collected as usual. CPU in the collector per fast run, both workers (gc.callbacks), interleaved, four
+    # pairs: 4.3, 3.8, 4.5, 4.5 s without this; 2.7, 2.5, 2.7, 2.5 s with it (of about 45 s).
+    if not _fast_loop_worker():
+        return (yield)
+    gc.disable()
+    try:
+        return (yield)
+    finally:
+        gc.collect()
+        gc.freeze()
+        gc.enable()
 
 
 def pytest_configure(config):
