@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import re
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -27,6 +30,7 @@ import fake_hub  # noqa: E402
 KIND = fake_hub.install()
 from tornado.httpclient import AsyncHTTPClient, HTTPRequest  # noqa: E402
 from tornado.httpserver import HTTPServer  # noqa: E402
+from tornado.httputil import HTTPHeaders  # noqa: E402
 from tornado.testing import bind_unused_port  # noqa: E402
 
 from classroom.service import app as service  # noqa: E402
@@ -68,9 +72,10 @@ def body(**fields) -> str:
     return json.dumps({k: v for k, v in verdict.items() if v is not ...})
 
 
-def serve(store, *calls):
+def exchange(store, *calls):
     """Run the service's application on a free port and make ``calls`` (method, path, headers, body) in
-    order; [(status, JSON or text)]. The same server answers every call: a refused one must not stop it."""
+    order; [(status, JSON or text, headers)]. The same server answers every call: a refused one must not stop
+    it. A call whose method is "RAW" sends its body, bytes, as the whole request (headers no client adds)."""
 
     async def main():
         server = HTTPServer(service.make_app(store, PREFIX))
@@ -80,25 +85,47 @@ def serve(store, *calls):
         found = []
         try:
             for method, path, headers, data in calls:
-                request = HTTPRequest(
-                    f"http://127.0.0.1:{port}{path}",
-                    method=method,
-                    headers=headers,
-                    body=data if method == "POST" else None,
-                    follow_redirects=False,
-                )
-                response = await client.fetch(request, raise_error=False)
-                text = response.body.decode("utf-8", "replace")
+                if method == "RAW":
+                    code, raw, answer_headers = await _raw(port, data)
+                else:
+                    request = HTTPRequest(
+                        f"http://127.0.0.1:{port}{path}",
+                        method=method,
+                        headers=headers,
+                        body=data if method == "POST" else None,
+                        follow_redirects=False,
+                    )
+                    response = await client.fetch(request, raise_error=False)
+                    code, raw, answer_headers = response.code, response.body, response.headers
+                text = raw.decode("utf-8", "replace")
                 try:
-                    found.append((response.code, json.loads(text)))
+                    found.append((code, json.loads(text), answer_headers))
                 except ValueError:
-                    found.append((response.code, text))
+                    found.append((code, text, answer_headers))
         finally:
             server.stop()
             await server.close_all_connections()
         return found
 
     return asyncio.run(main())
+
+
+async def _raw(port: int, request: bytes):
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(request)
+    await writer.drain()
+    head = await reader.readuntil(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = HTTPHeaders.parse("\r\n".join(lines[1:]))
+    data = await reader.readexactly(int(headers.get("Content-Length", "0")))
+    writer.close()
+    await writer.wait_closed()
+    return int(lines[0].split()[1]), data, headers
+
+
+def serve(store, *calls):
+    """:func:`exchange` without the answers' headers: [(status, JSON or text)]."""
+    return [(code, answer) for code, answer, _ in exchange(store, *calls)]
 
 
 def token(name: str) -> dict:
@@ -282,3 +309,136 @@ def test_may_see_class_at_its_edges(model, sees):
 
 def test_which_identity_module_ran():
     assert KIND in ("fake", "real")
+
+
+# --- what an answer says and carries ------------------------------------------------------------------
+def one_sentence(message) -> bool:
+    """A sentence a person reads: a capital first, a full stop last, not shouted."""
+    return isinstance(message, str) and message[:1].isupper() and message.endswith(".") and not message.isupper()
+
+
+@pytest.mark.parametrize(
+    ("call", "status", "says"),
+    [
+        (("POST", RESULTS, JSON, body()), 401, "your own hub token (Authorization: token ...)"),
+        (("POST", RESULTS, {**token("service-token"), **JSON}, body()), 403, "a student's own token"),
+        (("POST", RESULTS, {**token("no-scope-token"), **JSON}, body()), 403, "may not use the class service"),
+        (
+            ("POST", RESULTS, {**token("alice-token"), "Content-Type": "text/plain"}, body()),
+            400,
+            "Content-Type: application/json",
+        ),
+        (("GET", SUMMARY, {}, None), 401, "Log in to the hub first"),
+        (("GET", CSV, token("alice-token"), None), 403, "hub admins and the instructors group"),
+    ],
+    ids=["post, no token", "post, a service", "post, no scope", "post, not JSON", "read, nobody", "read, a student"],
+)
+def test_each_refusal_is_one_json_sentence_that_says_what_to_do(store, call, status, says):
+    [(code, answer, headers)] = exchange(store, call)
+    assert code == status
+    assert headers["Content-Type"].split(";")[0] == "application/json"
+    assert set(answer) == {"status", "message"} and answer["status"] == status, answer
+    assert one_sentence(answer["message"]) and says in answer["message"], answer
+
+
+def test_a_post_with_no_content_type_at_all_gets_400_not_a_crash(store):
+    data = body().encode()
+    request = (
+        b"POST " + RESULTS.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: token alice-token\r\n"
+        b"Content-Length: " + str(len(data)).encode() + b"\r\nConnection: close\r\n\r\n" + data
+    )
+    [(code, answer, _), (after, _, _)] = exchange(store, ("RAW", RESULTS, {}, request), post("alice-token"))
+    assert code == 400 and "Content-Type: application/json" in answer["message"], answer
+    assert after == 201 and store.count() == 1
+
+
+def test_a_stored_result_is_answered_with_its_id_and_a_resend_says_it_was_not_stored_again(store):
+    check = str(uuid.uuid4())
+    answers = serve(store, post("alice-token", body(id=check)), post("alice-token", body(id=check)))
+    assert answers == [(201, {"stored": True, "id": check}), (200, {"stored": False, "id": check})]
+
+
+def test_an_unexpected_failure_is_a_json_500_that_shows_nothing_inside_and_the_service_goes_on(store, monkeypatch):
+    real_add, failures = store.add, []
+
+    def add_once_failing(name, result):
+        if not failures:
+            failures.append(name)
+            raise RuntimeError("disk I/O error in /srv/class/secret.sqlite")
+        return real_add(name, result)
+
+    monkeypatch.setattr(store, "add", add_once_failing)
+    [(code, answer, headers), (after, _, _)] = exchange(store, post("alice-token"), post("alice-token"))
+    assert code == 500 and headers["Content-Type"].split(";")[0] == "application/json"
+    assert answer["status"] == 500 and answer["message"] and "secret" not in json.dumps(answer), answer
+    assert after == 201 and store.count() == 1
+
+
+def test_the_class_results_are_never_cached_and_the_csv_downloads_as_a_file(store):
+    serve(store, post("alice-token"))
+    summary, csv, page_ = exchange(
+        store, *(("GET", path, token("teacher-token"), None) for path in (SUMMARY, CSV, PAGE))
+    )
+    for code, _, headers in (summary, csv, page_):
+        assert code == 200 and headers["Cache-Control"] == "no-store"
+    assert csv[2]["Content-Type"] == "text/csv; charset=utf-8"
+    assert csv[2]["Content-Disposition"] == 'attachment; filename="class-results.csv"'
+
+
+def test_the_summary_carries_the_exercises_the_count_and_the_catalogues_labels(store):
+    from classroom.service.catalogue import MISTAKES
+
+    serve(store, post("alice-token"), post("bob-token"))
+    [(code, summary)] = serve(store, ("GET", SUMMARY, token("teacher-token"), None))
+    assert code == 200 and set(summary) == {"exercises", "results", "labels"}
+    assert summary["results"] == 2 and summary["labels"] == MISTAKES and summary["exercises"]
+
+
+def test_the_live_page_carries_the_hubs_xsrf_token_escaped(store):
+    from classroom.service import page
+
+    rendered = page.render('a"<b')
+    assert '<meta name="xsrf" content="a&quot;&lt;b">' in rendered and "__XSRF__" not in rendered
+    [(code, text)] = serve(store, ("GET", PAGE, token("teacher-token"), None))
+    [sent] = re.findall(r'<meta name="xsrf" content="([^"]*)">', text)
+    assert code == 200 and sent and "__XSRF__" not in text
+
+
+def test_the_hubs_oauth_callback_is_the_hubs_handler(store):
+    [(code, _)] = serve(store, ("GET", PREFIX + "oauth_callback", {}, None))
+    assert code != 404 and code < 500  # the hub's handler refuses a callback without its code and state
+
+
+class Records(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.lines: list[tuple[str, str]] = []
+
+    def emit(self, record):
+        self.lines.append((record.name, record.getMessage()))
+
+
+def test_the_access_log_has_status_method_path_and_time_and_never_a_token(store):
+    records = Records()
+    root = logging.getLogger()
+    root.addHandler(records)
+    loggers = [logging.getLogger(name) for name in ("classroom.service", "tornado.access")]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.INFO)
+    try:
+        started = time.perf_counter()
+        answers = serve(store, post("alice-token"), ("GET", SUMMARY + "?token=teacher-token&names=1", {}, None))
+        elapsed_ms = 1000 * (time.perf_counter() - started)
+    finally:
+        root.removeHandler(records)
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
+    assert [code for code, _ in answers] == [201, 200]
+    mine = [text for name, text in records.lines if name == "classroom.service"]
+    pattern = r"(\d{3}) (POST|GET) (\S+) (\d+\.\d) ms"
+    lines = [re.fullmatch(pattern, text) for text in mine]
+    assert all(lines) and len(lines) == 2, mine
+    assert [m.group(1, 2, 3) for m in lines] == [("201", "POST", RESULTS), ("200", "GET", SUMMARY)]
+    assert all(float(m.group(4)) <= elapsed_ms for m in lines)  # each request's own time, in ms
+    assert not [text for _, text in records.lines if "token" in text], records.lines
