@@ -124,12 +124,14 @@ def judge(
         except OSError as error:
             return Verdict(False, problem=f"The grader could not start Python ({error}).")
         try:
-            out, _ = process.communicate(json.dumps(job).encode(), timeout=timeout)
+            out, err = process.communicate(json.dumps(job).encode(), timeout=timeout)
             timed_out = False
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
-            out, _ = process.communicate()
+            out, err = process.communicate()
             timed_out = True
+    if err:  # GRADING_DEBUG=1 only: what the process wrote to its error stream (a crash's traceback), passed on
+        sys.stderr.write(err.decode("utf-8", "replace"))
     seconds = time.perf_counter() - started
     verdict, peak = _read(out.decode("utf-8", "replace"), seal, name, timed_out, timeout, process.returncode)
     verdict.seconds, verdict.peak_kib = seconds, peak

@@ -82,3 +82,48 @@ def test_the_gradebook_keeps_each_score_as_graded_and_adds_them_up(tmp_path):
     assert (ann["student"], ann[mean], ann[variance], ann["total"]) == ("ann", "3", "2.5", "5.5")
     assert (bob["student"], bob[mean], bob[variance], bob["total"]) == ("bob", "1", "", "1")
     assert ann["max"] == bob["max"] == str(sum(plan.total_points(step) for step in plan.STEPS))
+
+
+def test_a_compound_verdict_loses_both_its_tests_and_earns_every_other():
+    verdict = judge.Verdict(judged=True, passed=False, mistake="n-1+no-eps", diagnosis="n − 1 and no ε.")
+    outcomes = grade.outcomes_of("std", verdict)
+    assert {o.test.key for o in outcomes if not o.passed} == {"n-1", "no-eps", None}
+    assert all(o.sentence == "n − 1 and no ε." for o in outcomes if not o.passed)
+    assert all(o.sentence == "Not made." for o in outcomes if o.passed)
+
+
+def test_nothing_judged_loses_every_test_with_the_reason_not_a_diagnosis():
+    verdict = judge.Verdict(judged=False, diagnosis="stale", problem="Your code did not finish within 60 s.")
+    outcomes = grade.outcomes_of("mean", verdict)
+    assert [o.test for o in outcomes] == plan.tests_for("mean")
+    assert all(o.earned == 0 and o.sentence == "Your code did not finish within 60 s." for o in outcomes)
+
+
+def test_a_module_stopped_at_a_build_mistake_earns_nothing_it_did_not_judge():
+    why = "Looks like a known mistake: no super().__init__()."
+    verdict = judge.Verdict(judged=True, passed=False, mistake="no-super-init", diagnosis=why)
+    sentences = {o.test.key: (o.earned, o.sentence) for o in grade.outcomes_of("module", verdict)}
+    assert sentences["no-super-init"] == sentences[None] == (0, why)
+    assert {key: s for key, s in sentences.items() if key not in ("no-super-init", None)} == {
+        key: (0, f"Not judged: the check stopped at an earlier problem. {why}")
+        for key, _ in plan.mistakes_for("module")
+        if key != "no-super-init"
+    }
+
+
+def test_a_module_with_a_formula_mistake_earns_the_tests_its_check_reached():
+    verdict = judge.Verdict(judged=True, passed=False, mistake="n-1", diagnosis="n − 1.")
+    earned = {o.test.key: o.earned for o in grade.outcomes_of("module", verdict)}
+    assert earned["n-1"] == earned[None] == earned["eps-ignored"] == earned["initial-values"] == 0
+    assert earned["median"] == earned["no-super-init"] == plan.MISTAKE_POINTS
+
+
+def test_a_notebook_that_cannot_be_read_is_a_zero_saying_why(tmp_path):
+    result = grade.grade_notebook(tmp_path / "02_mean.ipynb", "mean")
+    assert result.score == 0 and result.ignored == [] and result.step == "mean"
+    assert result.problem == "No notebook was submitted (02_mean.ipynb is missing)."
+    assert [o.test for o in result.outcomes] == plan.tests_for("mean")
+    assert all(o.sentence == result.problem for o in result.outcomes)
+    (tmp_path / "02_mean.ipynb").write_text('{"cells": [], "metadata": {}}', encoding="utf-8")
+    result = grade.grade_notebook(tmp_path / "02_mean.ipynb", "mean")
+    assert result.score == 0 and "no answer cell answer_mean" in result.problem

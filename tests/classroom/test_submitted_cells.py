@@ -6,6 +6,7 @@ names at most three and counts the rest."""
 from __future__ import annotations
 
 import copy
+import locale
 
 import pytest
 
@@ -77,3 +78,104 @@ def test_at_most_three_cells_are_named_and_the_rest_counted(count, named):
 
 def test_nothing_changed_says_nothing():
     assert notebook.changed_tests(released(), released(), TESTS) is None
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input gets one sentence, whole (read, answer), and any cell can be read without failing
+
+
+@pytest.mark.parametrize(
+    ("content", "sentence"),
+    [
+        (b"", "mean.ipynb is empty: nothing was submitted."),
+        (b"  \n", "mean.ipynb is empty: nothing was submitted."),
+        (b"\xff\xfe{}", "mean.ipynb could not be read (UnicodeDecodeError)."),
+        (
+            b'{\n"cells": [\n',
+            "mean.ipynb is not a readable notebook (its JSON breaks at line 3); submit it again from JupyterLab.",
+        ),
+        (b"[]", "mean.ipynb is not a notebook (it has no list of cells); submit it again from JupyterLab."),
+        (b'{"cells": {}}', "mean.ipynb is not a notebook (it has no list of cells); submit it again from JupyterLab."),
+    ],
+)
+def test_a_submission_that_cannot_be_read_gets_its_one_sentence(tmp_path, content, sentence):
+    path = tmp_path / "mean.ipynb"
+    path.write_bytes(content)
+    with pytest.raises(notebook.BadSubmission) as bad:
+        notebook.read(path)
+    assert str(bad.value) == sentence
+
+
+def test_a_folder_in_place_of_the_notebook_could_not_be_read(tmp_path):
+    (tmp_path / "mean.ipynb").mkdir()
+    with pytest.raises(notebook.BadSubmission) as bad:
+        notebook.read(tmp_path / "mean.ipynb")
+    assert str(bad.value) == "mean.ipynb could not be read (IsADirectoryError)."
+
+
+def test_a_notebook_reads_as_utf8_whatever_the_locale(tmp_path):
+    """A hub started without LANG has the C locale (ASCII); a student's notebook holds "γ" all the same."""
+    path = tmp_path / "mean.ipynb"
+    path.write_text('{"cells": [{"source": "γ = 1"}], "nbformat": 4}', encoding="utf-8")
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")
+    try:
+        assert notebook.read(path) == {"cells": [{"source": "γ = 1"}], "nbformat": 4}
+    finally:
+        locale.setlocale(locale.LC_CTYPE, before)
+
+
+def test_a_missing_or_retyped_answer_cell_gets_its_sentence():
+    with pytest.raises(notebook.BadSubmission) as bad:
+        notebook.answer({"cells": released()["cells"][1:]}, "answer_mean")
+    assert str(bad.value) == (
+        "Your notebook has no answer cell answer_mean (it was deleted, or its metadata removed), so there is "
+        "nothing to grade: fetch the assignment again and copy your code into its answer cell."
+    )
+    submitted = released()
+    submitted["cells"][0]["cell_type"] = "markdown"
+    with pytest.raises(notebook.BadSubmission) as bad:
+        notebook.answer(submitted, "answer_mean")
+    assert str(bad.value) == "Your answer cell answer_mean was turned into markdown text; make it code again."
+
+
+def test_a_cells_source_is_its_lines_joined_or_its_text_and_empty_when_missing():
+    assert notebook.source({"source": ["def mean(row):\n", "    return 0\n"]}) == "def mean(row):\n    return 0\n"
+    assert notebook.source({"source": "x = 1"}) == "x = 1"
+    assert notebook.source({}) == ""
+    assert notebook.source({"source": 42}) == "42"  # JSON allows any value: read as text, never a crash
+    assert notebook.answer({"cells": [{"cell_type": "code", "metadata": {"nbgrader": {"grade_id": "a"}}}]}, "a") == ""
+
+
+@pytest.mark.parametrize(
+    "odd", ["a string", {"metadata": "none"}, {"metadata": {"nbgrader": ["grade_id"]}}, {"metadata": {}}]
+)
+def test_a_cell_without_nbgrader_metadata_has_no_grade_id(odd):
+    assert notebook.grade_id(odd) is None
+    assert notebook.by_id({"cells": [odd, cell("answer_mean", "x")]}) == {"answer_mean": cell("answer_mean", "x")}
+
+
+def test_a_cell_without_metadata_has_a_checksum_of_its_own():
+    plain = {"cell_type": "code", "source": "check(0)"}
+    assert notebook.checksum(plain) == notebook.checksum({**plain, "metadata": {}})
+    assert notebook.checksum(plain) != notebook.checksum(cell("test_mean_0", "check(0)", points=1))
+
+
+def test_deleted_and_moved_test_cells_are_named_in_one_sentence():
+    submitted = released()
+    del submitted["cells"][2]  # test_mean_1
+    assert notebook.changed_tests(submitted, released(), TESTS) == (
+        "Your notebook deleted test cell test_mean_1: the grade uses the tests as released, found by their ids, "
+        "so that was ignored."
+    )
+    submitted = released()
+    submitted["cells"][1], submitted["cells"][2] = submitted["cells"][2], submitted["cells"][1]
+    assert notebook.changed_tests(submitted, released(), TESTS) == (
+        "Your notebook moved cells: the grade uses the tests as released, found by their ids, so that was ignored."
+    )
+    submitted["cells"][3]["source"] = "pass"  # test_mean_2 edited
+    del submitted["cells"][-1]  # test_mean_5 deleted
+    assert notebook.changed_tests(submitted, released(), TESTS) == (
+        "Your notebook edited test cell test_mean_2 (its code or points) and deleted test cell test_mean_5 and "
+        "moved cells: the grade uses the tests as released, found by their ids, so that was ignored."
+    )
