@@ -261,3 +261,83 @@ def test_students_per_server_never_drops_with_more_server():
         more_cores = sizing.students_per_server(memory, cores * 2, results)
         for bigger in (more_memory, more_cores):
             assert all(bigger[key] >= counts[key] for key in ("memory_numpy", "memory_torch", "cpu", "students"))
+
+
+# --- the README's table, the rewrite, the command line ---------------------------------------------------
+
+
+def server_rows(results) -> dict:
+    """{(GiB, cores): (torch students, CPU students, holds, what holds it back)} of the README's table."""
+    rows = {}
+    for line in sizing.measured_section(results).splitlines():
+        match = re.fullmatch(r"\| (\d+) GiB, (\d+) cores \| (\d+) \| (\d+) \| (\d+) \| \*\*(\d+)\*\* \((.+)\) \|", line)
+        if match:
+            rows[int(match[1]), int(match[2])] = (int(match[4]), int(match[5]), int(match[6]), match[7])
+    return rows
+
+
+def test_each_server_row_says_what_holds_it_back():
+    """The table's last column: the count of the resource that binds first, and which one (the torch case's
+    memory, or CPU), on the committed measurement and on one whose students need ten times the CPU."""
+    measured = sizing.load_results()
+    busier = json.loads(json.dumps(measured))
+    busier["cpu_seconds_per_student"]["median"] *= 10
+    seen = set()
+    for results in (measured, busier):
+        cpu_seconds = results["cpu_seconds_per_student"]["median"]
+        torch_pss = results["memory_mib"]["torch"]["pss"]["median"]
+        rows = server_rows(results)
+        assert set(rows) == set(sizing.SERVERS)
+        for (gib, cores), (torch_count, cpu_count, holds, why) in rows.items():
+            assert torch_count == (gib * 1024 - sizing.OS_AND_HUB_MIB) // torch_pss
+            assert cpu_count == int(cores // (cpu_seconds / sizing.BURST_SECONDS))
+            assert holds == min(torch_count, cpu_count)
+            assert why == ("memory (torch)" if torch_count <= cpu_count else "CPU"), (gib, cores, why)
+            seen.add(why)
+    assert seen == {"memory (torch)", "CPU"}
+
+
+@pytest.mark.parametrize("missing", ["begin", "end", "both"])
+def test_a_readme_without_its_measured_markers_is_refused_by_name(missing):
+    text = f"intro\n{sizing.BEGIN}\nold figures\n{sizing.END}\nafter\n"
+    if missing in ("begin", "both"):
+        text = text.replace(sizing.BEGIN, "")
+    if missing in ("end", "both"):
+        text = text.replace(sizing.END, "")
+    with pytest.raises(ValueError, match="has no .*measured.* section"):
+        sizing.with_measured(text, sizing.load_results())
+
+
+def test_rewrite_names_every_sized_line_it_cannot_find():
+    text = "singleuser:\n  memory:\n    guarantee: 1G  # sizing: singleuser.memory.guarantee\n"
+    wanted = {"singleuser.memory.guarantee": "256M", "singleuser.memory.limit": "1G", "singleuser.cpu.guarantee": "1"}
+    with pytest.raises(ValueError) as refused:
+        sizing.rewrite(text, wanted)
+    assert str(refused.value) == (
+        "values.yaml has no '# sizing:' line for singleuser.cpu.guarantee, singleuser.memory.limit"
+    )
+
+
+def test_rewrite_leaves_every_other_line_exactly_as_it_was():
+    others = ["# a comment ending in X", "hub:", "  image: name   ", "  tag: '4.4.0'\t", "", "note: MAX"]
+    sized = "    guarantee: 1G  # sizing: singleuser.memory.guarantee"
+    text = "\n".join([*others[:3], sized, *others[3:]]) + "\n"
+    out = sizing.rewrite(text, {"singleuser.memory.guarantee": "256M"}).split("\n")
+    assert out[:3] + out[4:-1] == others and out[-1] == ""
+    assert out[3] == "    guarantee: 256M  # sizing: singleuser.memory.guarantee"
+
+
+def test_the_command_line_help_says_what_each_option_does(capsys):
+    with pytest.raises(SystemExit) as done:
+        sizing.main(["--help"])
+    assert done.value.code == 0
+    shown = " ".join(capsys.readouterr().out.split())  # argparse wraps lines to the terminal's width
+    first, second = (" ".join(part.split()) for part in sizing.__doc__.split("\n\n")[:2])
+    assert first in shown and second not in shown  # the first paragraph alone
+    for option, says in [
+        ("--write", r"\brewrite the '# sizing:' lines of values\.yaml\b"),
+        ("--check", r"\bexit 1 if values\.yaml does not match the results\b"),
+        ("--results", r"\bdefault: data/class_results\.json\b"),
+        ("--values", r"\bdefault: classroom/values\.yaml\b"),
+    ]:
+        assert re.search(re.escape(option) + r"[^-]*?" + says, shown), (option, shown)
