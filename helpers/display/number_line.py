@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from helpers.core.tolerance import EDGE
-from helpers.display.formatting import format_eps, format_number, format_row, places_for
+from helpers.display.formatting import MOST_PLACES, format_eps, format_number, format_row, places_for
 
 # Okabe–Ito colours: distinguishable with any common colour vision.
 SKY_BLUE, BLUE, BLACK, VERMILLION = "#56B4E9", "#0072B2", "#000000", "#D55E00"
@@ -65,9 +65,10 @@ def nice_step(span: float, most: int = 6) -> float:
 
 
 def tick_places(step: float) -> int:
-    """Places enough to tell ticks ``step`` apart (2.5 needs one, 0.25 two)."""
+    """Places enough to tell ticks ``step`` apart (2.5 needs one, 0.25 two); past MOST_PLACES, one more than it,
+    which :func:`format_number` writes in scientific notation (5.0000e-14), as it writes such values."""
     places = 0
-    while places < 12 and abs(round(step * 10**places) - step * 10**places) > EDGE * step * 10**places:
+    while places <= MOST_PLACES and abs(round(step * 10**places) - step * 10**places) > EDGE * step * 10**places:
         places += 1
     return places
 
