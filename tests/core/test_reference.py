@@ -164,3 +164,51 @@ def test_stored_comparisons_do_not_depend_on_the_processor(report, view):
     stops_matching = with_rows([dataclasses.replace(report.rows[0], close=False, max_difference=0.3), *report.rows[1:]])
     assert nbval_sanitized(view(stops_matching)) != nbval_sanitized(view(report))
     assert "2.6e-01" in nbval_sanitized(view(report)) and "DIFFERS (as it should)" in nbval_sanitized(view(report))
+
+
+# --- a batch, ε, and what compare reads -------------------------------------------------------------------
+
+
+def _hand(x, gamma, beta, eps, ddof):
+    mean = x.mean(axis=-1, keepdims=True)
+    variance = ((x - mean) ** 2).sum(axis=-1, keepdims=True) / (x.shape[-1] - ddof)
+    return gamma * (x - mean) / np.sqrt(variance + eps) + beta
+
+
+@pytest.mark.parametrize(("module", "ddof"), [(LessonLayerNorm, 0), (UnbiasedVarianceLayerNorm, 1)])
+def test_each_module_normalises_over_the_last_axis_of_a_batch_then_scales_and_shifts(module, ddof):
+    """A batch of 2 sequences of 5 tokens with 3 features: each token alone, γ and β per feature."""
+    x = np.random.default_rng(7).normal(0.5, 2.0, (2, 5, 3))
+    gamma, beta = np.array([2.0, -0.5, 1.5]), np.array([0.25, -1.0, 3.0])
+    layer = module(3, eps=0.1).double()
+    with torch.no_grad():
+        layer.scale.copy_(torch.from_numpy(gamma))
+        layer.shift.copy_(torch.from_numpy(beta))
+        out = layer(torch.from_numpy(x)).numpy()
+    np.testing.assert_allclose(out, _hand(x, gamma, beta, 0.1, ddof), rtol=1e-12, atol=1e-12)
+
+
+def test_compare_of_empty_results_finds_no_difference():
+    found = compare("nothing", np.zeros((0, 3)), np.zeros((0, 3)))
+    assert (found.exact, found.close, found.max_difference) == (True, True, 0.0)
+
+
+def test_compare_reads_every_number_as_float64_so_integers_far_apart_do_not_overflow():
+    found = compare("far apart", [2**62], [-(2**62)])
+    assert found.max_difference == 2.0**63 and not found.close
+
+
+def test_compare_implementations_reads_integers_as_float64_and_a_batch_by_its_last_axis():
+    ints = compare_implementations(np.array([[1, 2, 4], [3, 3, 9]]))
+    batch = compare_implementations(np.random.default_rng(3).normal(size=(2, 4, 3)))
+    for report in (ints, batch):
+        assert all(row.as_expected for row in report.rows), report.rows
+    assert ints.shape == (2, 3) and batch.shape == (2, 4, 3)
+
+
+def test_compare_implementations_runs_the_mistake_with_the_eps_it_is_given():
+    x = np.asarray(X, dtype=np.float64)
+    report = compare_implementations(x, eps=0.5)
+    mistake = next(row for row in report.rows if not row.expected_to_match)
+    expected = np.max(np.abs(_hand(x, 1.0, 0.0, 0.5, 1) - _hand(x, 1.0, 0.0, 0.5, 0)))
+    assert mistake.max_difference == pytest.approx(expected, rel=1e-9)
