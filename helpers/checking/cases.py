@@ -21,7 +21,8 @@ from helpers.core.tolerance import ROOM, result_room
 
 SEED = 20240914  # the cases are random, but the same every time
 ROW_STEPS = ("mean", "variance", "std", "normalise")
-STEPS = (*ROW_STEPS, "scale_shift", "layer_norm", "module")
+FUNCTION_STEPS = (*ROW_STEPS, "scale_shift", "layer_norm")  # the steps a learner writes a function for
+STEPS = (*FUNCTION_STEPS, "module")
 ROUNDING_PLACES = (1, 2, 3, 4)
 
 
@@ -222,7 +223,7 @@ def cases(step: str, eps: float = DEFAULT_EPS) -> list[Case]:
                 )
             )
         return found
-    raise ValueError(f"There is no exercise step called {step!r}; choose one of: {', '.join(STEPS)}.")
+    raise ValueError(f"There is no exercise step called {step!r}; choose one of: {', '.join(FUNCTION_STEPS)}.")
 
 
 def in_float32(case: Case) -> Case:
@@ -266,8 +267,8 @@ def _hand_rounded(step, args):
 def mistakes(step: str) -> list[Mistake]:
     """The named mistakes for ``step``, single mistakes first (most common first), then two at once,
     then rounding. Each comes from :mod:`helpers.checking.mistakes` with its ``result(args)`` for this step."""
-    if step not in STEPS or step == "module":
-        raise ValueError(f"There is no exercise step called {step!r}; choose one of: {', '.join(STEPS[:-1])}.")
+    if step not in FUNCTION_STEPS:
+        raise ValueError(f"There is no exercise step called {step!r}; choose one of: {', '.join(FUNCTION_STEPS)}.")
     quantity = "output" if step == "scale_shift" else QUANTITY.get(step, "normalised")
     found = []
     for entry in catalogue.for_quantity(quantity, matrix=step == "layer_norm"):

@@ -32,7 +32,7 @@ import numpy as np
 
 from helpers.checking import class_record, page, structure
 from helpers.checking.cases import STEPS, Case, cases, in_float32
-from helpers.checking.reading import numbers_of, problem_key, read_result
+from helpers.checking.reading import a_type, numbers_of, problem_key, read_result
 from helpers.checking.results import (
     CheckResult,
     close,
@@ -194,7 +194,7 @@ def _shown(step) -> str:
     try:
         return repr(step)[:80]
     except Exception:  # noqa: BLE001
-        return f"a {type(step).__name__}"
+        return a_type(step)
 
 
 def _vectorised(fn, right: str, count: int) -> CheckResult:
@@ -292,7 +292,7 @@ def _safe_text(got, expected=None) -> str:
     try:
         return repr(got)[:120]
     except Exception:  # noqa: BLE001 — a learner's object whose repr raises
-        return f"a {type(got).__name__}"
+        return a_type(got)
 
 
 def _first_difference(value, expected) -> str:

@@ -17,13 +17,22 @@ import numpy as np
 SCALAR_STEPS = ("mean", "variance", "std")
 
 
+def a_type(value) -> str:
+    """The value's type with its article, as a sentence says it: "a list", "an ndarray", "an object", "a uint8"."""
+    name = type(value).__name__
+    low = name.lower()
+    # by sound, not letter: numpy's "ndarray" is said "en-dee-array"; "uint8" and "UUID" start with "you"
+    vowel = low[:1] in "aeiou" and not low.startswith(("uint", "uuid", "user", "uni")) or low.startswith("nd")
+    return f"{'an' if vowel else 'a'} {name}"
+
+
 def _describe(value) -> str:
     """What a value is, in a few words: "text ('1.17')", "a bool (True)", "a list of str", …"""
     if isinstance(value, (str, bytes)):
         return f"text ({value!r:.40})"
     if isinstance(value, (bool, np.bool_)):
         return f"a boolean ({bool(value)})"
-    return f"a {type(value).__name__}"
+    return a_type(value)
 
 
 def _short(text) -> str:
@@ -128,7 +137,7 @@ def _numbers_of(value):
             "gives True or False; return the computed value."
         )
     if isinstance(value, (dict, set, frozenset)):
-        return None, f"Your function returned a {type(value).__name__}; it should return numbers."
+        return None, f"Your function returned {a_type(value)}; it should return numbers."
     array = _tensor_to_numpy(value)
     if array is None and isinstance(value, (list, tuple)):
         for leaf in _leaves(value):
@@ -152,7 +161,7 @@ def _numbers_of(value):
         else:
             return (
                 None,
-                f"Your function returned a {type(value).__name__}, which is not a number or an array of numbers.",
+                f"Your function returned {a_type(value)}, which is not a number or an array of numbers.",
             )
     problem = _dtype_problem(array.dtype)
     if problem is None and array.dtype.kind == "O":  # an object array: each element must be a number
@@ -165,7 +174,7 @@ def _numbers_of(value):
     try:
         return np.asarray(array, dtype=np.float64), None
     except (TypeError, ValueError):
-        return None, _not_numbers(f"a {type(value).__name__} that could not be read as numbers")
+        return None, _not_numbers(f"{a_type(value)} that could not be read as numbers")
 
 
 def read_result(step: str, expected_shape: tuple, value):
@@ -173,8 +182,7 @@ def read_result(step: str, expected_shape: tuple, value):
     what is not numbers; the array itself when only its shape is wrong (a named mistake may explain it)."""
     if step in SCALAR_STEPS and isinstance(value, (list, tuple)):
         return None, (
-            f"{step}(row) should return a number, not a {type(value).__name__}: "
-            f"return the value itself, without [ ] around it."
+            f"{step}(row) should return a number, not {a_type(value)}: return the value itself, without [ ] around it."
         )
     array, problem = numbers_of(value)
     if problem is not None:

@@ -124,16 +124,18 @@ def _fixed(matrix: str | None, expression) -> bool:
 
 
 def _over(matrix: str | None, expression) -> bool:
-    """Whether ``expression`` runs over the rows of ``matrix``: ``x``, ``enumerate(x)``, ``range(len(x))``,
-    ``range(x.shape[0])``, ``zip(x, …)``."""
+    """Whether ``expression`` runs over the rows of ``matrix``: ``x``, ``enumerate(x)`` (from any start),
+    ``range(len(x))``, ``range(x.shape[0])``, ``zip(x, …)``."""
     if matrix is None:
         return False
     names = {node.id for node in ast.walk(expression) if isinstance(node, ast.Name)}
     if matrix not in names:
         return False
     text = ast.unparse(expression).replace(" ", "")
-    if text == matrix or text in (f"enumerate({matrix})", f"{matrix}.tolist()", f"list({matrix})"):
+    if text == matrix or text in (f"{matrix}.tolist()", f"list({matrix})"):
         return True
+    if isinstance(expression, ast.Call) and getattr(expression.func, "id", None) == "enumerate" and expression.args:
+        return ast.unparse(expression.args[0]).replace(" ", "") == matrix
     rows = (f"len({matrix})", f"{matrix}.shape[0]", f"{matrix}.shape[-2]", f"{matrix}.size(0)")
     return any(row in text for row in rows) or text.startswith("zip(") and f"({matrix}," in text
 

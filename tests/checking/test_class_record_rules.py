@@ -12,6 +12,8 @@ import pytest
 
 from helpers.checking import class_record
 
+from service_answer import Answer
+
 
 @pytest.mark.parametrize(
     ("session", "notebook"),
@@ -28,17 +30,6 @@ from helpers.checking import class_record
 )
 def test_the_notebook_of_a_session_is_one_of_00_to_13(session, notebook):
     assert class_record.notebook_of(session) == notebook
-
-
-class Answer:
-    def __init__(self, status):
-        self.status = status
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
 
 
 def answered(monkeypatch, status):

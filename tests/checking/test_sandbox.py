@@ -174,3 +174,17 @@ def test_a_callers_time_limit_is_shared_by_its_calls():
         call(np.ones((2, 3)))  # the limit is used up: it is not called again
     assert calls == [1]
     assert not _threads("helpers.forensics.fingerprints call")
+
+
+def test_a_first_line_of_160_characters_is_kept_whole_and_one_of_161_is_cut_to_160():
+    exactly = "y" * 160
+    assert sandbox.describe(ValueError(exactly + "\nmore"), first_line=True) == f"ValueError: {exactly}"
+    assert sandbox.describe(ValueError(exactly + "z"), first_line=True) == f"ValueError: {'y' * 157}..."
+
+
+def test_stopping_a_thread_that_has_ended_or_never_started_says_it_has_ended():
+    ended = threading.Thread(target=lambda: None, name="test_sandbox ended")
+    ended.start()
+    ended.join()
+    assert sandbox.stop_thread(ended) is True
+    assert sandbox.stop_thread(threading.Thread(target=lambda: None)) is True  # never started: nothing runs
