@@ -22,6 +22,15 @@ def names(prefix: str, count: int) -> list[str]:
     return [f"{prefix}{number:03d}" for number in range(1, count + 1)]
 
 
+def last_lines(path: Path, count: int = 12) -> str:
+    """The last ``count`` lines of a log, joined with " | " (or why it could not be read)."""
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError as error:
+        return f"(unreadable: {error})"
+    return " | ".join(line.strip() for line in lines[-count:]) or "(empty)"
+
+
 @contextmanager
 def class_hub(students: list[str], instructors: list[str] = (), patience: float = 1.0, **options):
     """A running hub with these students; yields the launch.Hub, with .token (admin) and .log_path.
@@ -52,7 +61,11 @@ def class_hub(students: list[str], instructors: list[str] = (), patience: float 
         hub = launch.start(settings, log=log, env={**os.environ, TOKEN_VARIABLE: token})
         hub.token = token
         hub.log_path = log_path
-        hub.wait_ready(timeout=launch.READY_SECONDS * patience)
+        try:
+            hub.wait_ready(timeout=launch.READY_SECONDS * patience)
+        except launch.HubError as error:  # its log is deleted with the state below: its last lines go with the error
+            log.flush()
+            raise launch.HubError(f"{error}; its log ended: {last_lines(log_path)}") from None
         yield hub
     finally:
         if hub is not None:
