@@ -11,7 +11,7 @@ import numpy as np
 
 from helpers.checking.cases import Case
 from helpers.checking.module_forward import forward
-from helpers.checking.results import CheckResult, close, run_call, values_text
+from helpers.checking.results import CheckResult, close, pair_texts, run_call, values_text
 from helpers.core.formula import layer_norm_forward
 from helpers.core.layernorm import DEFAULT_EPS
 
@@ -72,7 +72,9 @@ def own_eps(module, layer, n, rng):
     )
     if close(result, case.expected, case):
         return None, None
-    shown = (case.label, values_text(case.expected[0, 0]), values_text(result[0, 0]), values_text(x[0, 0]))
+    relative, absolute = case.tolerance
+    absolute = np.broadcast_to(absolute, np.shape(case.expected))[0, 0]
+    shown = (case.label, *pair_texts(case.expected[0, 0], result[0, 0], (relative, absolute)), values_text(x[0, 0]))
     if close(result, layer_norm_forward(x, DEFAULT_EPS)[0], case):
         return (
             "Looks like a known mistake: the eps argument ignored. Use self.eps (the ε the module was "

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from helpers.checking.cases import Case
-from helpers.checking.results import run_call, values_text
+from helpers.checking.results import pair_texts, run_call, values_text
 from helpers.core.formula import layer_norm_forward
 from helpers.core.layernorm import DEFAULT_EPS
 from helpers.core.tolerance import GRADIENT_ROOM, close_at, result_room
@@ -64,13 +64,19 @@ def _compare(layer, x, g, b, upstream, gamma, beta, eps):
     got = out.detach().to(torch.float64).numpy()
     case = Case("a 4-row batch with γ and β set", (x, eps), g * x_hat + b)
     # γ and β swapped (β · x̂ + γ) is named before this is called: at γ = 1, β = 0 it returns 1 everywhere
-    if got.shape != case.expected.shape or not close_at(got, case.expected, _output_room(x, x_hat, g, b, eps)):
+    room = _output_room(x, x_hat, g, b, eps)
+    if got.shape != case.expected.shape or not close_at(got, case.expected, room):
+        relative, absolute = room
+        first_row = (relative, np.broadcast_to(absolute, case.expected.shape)[0])
         return (
             "With γ and β set, its output is not γ · x̂ + β.",
             "gamma-beta",
             case.label + ", first row",
-            values_text(case.expected[0]),
-            values_text(got[0]) if got.shape == case.expected.shape else "",
+            *(
+                pair_texts(case.expected[0], got[0], first_row)
+                if got.shape == case.expected.shape
+                else (values_text(case.expected[0]), "")
+            ),
             values_text(x[0]),
         )
     if not out.requires_grad or out.grad_fn is None:
@@ -161,8 +167,7 @@ def _wrong(what, theirs, right, inputs, custom):
                     "no .detach() and no torch.no_grad() around them.",
                     "not-differentiable",
                     "a 4-row batch with γ and β set, a random upstream gradient; first row of the input's gradient",
-                    values_text(right[what][0]),
-                    values_text(theirs[what][0]),
+                    *pair_texts(right[what][0], theirs[what][0], GRADIENT_ROOM),
                     values_text(x[0]),
                 )
     shown = (lambda a: a[0]) if what == "the input" else (lambda a: a)
@@ -173,7 +178,6 @@ def _wrong(what, theirs, right, inputs, custom):
         None,
         f"a 4-row batch with γ and β set, a random upstream gradient; {what}'s gradient"
         + (", first row" if what == "the input" else ""),
-        values_text(shown(right[what])),
-        values_text(shown(theirs[what])),
+        *pair_texts(shown(right[what]), shown(theirs[what]), GRADIENT_ROOM),
         values_text(x[0]),
     )

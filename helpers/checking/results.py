@@ -254,6 +254,21 @@ def values_text(value, limit: int = 8, against=None) -> str:
     return _text(array, limit, digits)
 
 
+def pair_texts(expected, got, room) -> tuple[str, str]:
+    """What was expected and what came back, as text: with digits enough that each pair of values that are
+    not equal within ``room`` = (relative, absolute; broadcast as np.isclose does) print differently, and no
+    more for pairs that are (a float32 result's rounding is not shown as a difference)."""
+    expected, got = np.asarray(expected, dtype=np.float64), np.asarray(got, dtype=np.float64)
+    if expected.shape != got.shape:
+        return values_text(expected), values_text(got)
+    relative, absolute = room
+    far = ~np.isclose(got, expected, rtol=relative, atol=absolute, equal_nan=True)
+    return (
+        values_text(expected, against=np.where(far, got, expected)),
+        values_text(got, against=np.where(far, expected, got)),
+    )
+
+
 def telling_digits(value, other) -> int:
     """The fewest significant digits, 6 or more, at which every value of ``value`` that differs from the same
     value of ``other`` prints differently from it (17 at most); 6 when the shapes differ."""

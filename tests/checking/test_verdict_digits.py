@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.checking.results import telling_digits, values_text
+from helpers.checking.results import pair_texts, telling_digits, values_text
 
 
 def test_values_that_differ_in_their_eighth_digit_are_printed_with_eight():
@@ -40,3 +40,19 @@ def test_a_value_alone_is_printed_to_six_significant_digits_or_as_many_as_tell_v
     assert values_text([0.123456789, 0.2]) == "[0.123457, 0.2]"
     assert values_text(1 / 3) == "0.333333"
     assert values_text([1e8, 1e8 + 1]) == "[100000000, 100000001]"  # the docstring's example
+
+
+def test_a_pair_shows_the_digits_of_its_far_values_and_not_those_of_its_rounding():
+    """pair_texts: values within the room print at six digits even where they differ; those outside it with
+    digits enough to differ."""
+    expected = np.array([1.0, 2.0, 3.0])
+    got = np.array([1.0 + 1e-12, 2.0000001, 3.0])
+    room = (0.0, 1e-9)  # 1e-12 is within it, 1e-7 is not
+    assert pair_texts(expected, got, room) == ("[1, 2, 3]", "[1, 2.0000001, 3]")
+    assert pair_texts(expected, got, (0.0, 1e-6)) == ("[1, 2, 3]", "[1, 2, 3]")  # all within: six digits
+    assert pair_texts(expected, got, (0.0, np.array([1e-9, 1e-6, 1e-9]))) == ("[1, 2, 3]", "[1, 2, 3]")
+
+
+def test_a_pair_of_different_shapes_is_shown_as_it_is():
+    assert pair_texts([1.0, 2.0], [1.0, 2.0, 3.0], (0.0, 1e-9)) == ("[1, 2]", "[1, 2, 3]")
+    assert pair_texts([1.0, np.nan], [1.0, np.nan], (0.0, 1e-9)) == ("[1, nan]", "[1, nan]")
