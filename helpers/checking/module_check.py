@@ -31,6 +31,7 @@ from helpers.checking.results import (
     match_mistake,
     one_pass_shown,
     one_torch_thread,
+    pair_texts,
     run_call,
     values_text,
 )
@@ -44,11 +45,20 @@ NO_SUPER = (
 )
 
 
-def _no_super(error) -> bool:
+def _no_super(error, name: str) -> bool:
+    """Whether building the class ``name`` failed for want of ``super().__init__()``: torch's own words for
+    assigning before it ran, or the class's instance lacking the tables nn.Module.__init__ makes (an
+    AttributeError of something else that names them is the learner's own, not this)."""
     text = str(error)
     return isinstance(error, AttributeError | TypeError) and (
-        "_parameters" in text or "Module.__init__()" in text or "_modules" in text
+        "before Module.__init__() call" in text
+        or any(f"'{name}' object has no attribute '_{table}'" in text for table in ("parameters", "modules", "buffers"))
     )
+
+
+def _never_initialised(layer) -> bool:
+    """An nn.Module whose nn.Module.__init__ never ran: it has no parameter table at all."""
+    return "_parameters" not in getattr(layer, "__dict__", {})
 
 
 def check_module(module) -> CheckResult:
@@ -98,6 +108,8 @@ def _check_module(module) -> CheckResult:
             f"check('module', …) needs a torch.nn.Module class or instance; got {type(module).__name__}.",
             "not-a-module",
         )
+    if not isinstance(module, type) and _never_initialised(module):
+        return fail(NO_SUPER, "no-super-init")
     rng = np.random.default_rng(SEED + 3)
     count = 0
     scalar = _scalar_parameters(module) if not isinstance(module, type) else None
@@ -117,7 +129,7 @@ def _check_module(module) -> CheckResult:
             built = run_call(module, (n,))
             if built.key in ("not-written", "timeout"):
                 return fail(built.problem, built.key)
-            if built.key == "exception" and _no_super(built.value):
+            if built.key == "exception" and _no_super(built.value, module.__name__):
                 return fail(NO_SUPER, "no-super-init")
             if built.problem is not None:
                 hard = n != WIDTHS[0]
@@ -127,6 +139,8 @@ def _check_module(module) -> CheckResult:
                     "hard-coded-width" if hard else built.key,
                 )
             layer = built.value
+            if _never_initialised(layer):  # its __init__ ran without super().__init__() and raised nothing
+                return fail(NO_SUPER, "no-super-init")
             scalar = _scalar_parameters(layer)
             if scalar is not None:
                 return fail(scalar, "scalar-gamma")
@@ -254,14 +268,10 @@ def _compare(outcomes, earlier=(), checked=()):
             j = int(np.nanargmax(np.where(np.isnan(tokens[worst]), np.inf, tokens[worst])))
             part = slice(min(max(0, j - 3), n - 8), min(max(0, j - 3), n - 8) + 8)
             label += f", features {part.start + 1} to {part.stop}"
-        return (
-            words,
-            key,
-            label,
-            values_text(at.expected[b, t][part]),
-            values_text(got[b, t][part]),
-            values_text(data[b, t][part]),
-        )
+        relative, absolute = at.tolerance
+        absolute = np.broadcast_to(absolute, np.shape(got))[b, t][part]  # its row's room
+        expected_text, got_text = pair_texts(at.expected[b, t][part], got[b, t][part], (relative, absolute))
+        return (words, key, label, expected_text, got_text, values_text(data[b, t][part]))
 
     if close(result, np.ones_like(result), case):
         scale = [m for m in mistakes("scale_shift") if m.key == "gamma-beta-swapped"][0]
