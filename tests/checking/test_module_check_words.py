@@ -223,16 +223,16 @@ def test_a_missing_super_init_is_named_however_the_init_goes_on(init):
         assert (result.passed, result.mistake, result.diagnosis) == (False, "no-super-init", NO_SUPER), result
 
 
-@pytest.mark.parametrize(
-    "error",
-    ["self.gamma.not_there", "torch.ones('n')", "None._parameters"],
-    ids=["attribute error", "type error", "an error naming _parameters"],
-)
-def test_an_init_that_fails_after_super_init_is_not_called_a_missing_super_init(error):
-    def failing(self, n):
-        eval(error, {"torch": torch, "self": self})
+FAILING_AFTER_SUPER = {
+    "attribute error": lambda self: self.gamma.not_there,
+    "type error": lambda self: torch.ones("n"),
+    "an error naming _parameters": lambda self: None._parameters,
+}
 
-    result = check("module", layer(extra=failing))
+
+@pytest.mark.parametrize("error", FAILING_AFTER_SUPER.values(), ids=FAILING_AFTER_SUPER.keys())
+def test_an_init_that_fails_after_super_init_is_not_called_a_missing_super_init(error):
+    result = check("module", layer(extra=lambda self, n: error(self)))
     assert result.passed is False and result.mistake == "exception", result
     assert result.diagnosis.startswith("Making Norm(3) failed. Your function raised "), result
 
