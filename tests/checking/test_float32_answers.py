@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from helpers.checking.cases import STEPS, cases, in_float32
+from helpers.checking.cases import STEPS, Case, cases, in_float32
+from helpers.checking.exercises import _float32_only
 from helpers.core.formula import layer_norm_forward
 
 
@@ -40,3 +41,40 @@ def test_a_scale_and_shift_case_in_float32_rounds_each_of_its_three_inputs():
         right = gamma.astype(np.float64) * x_hat.astype(np.float64) + beta.astype(np.float64)
         np.testing.assert_allclose(single.expected, right, rtol=1e-12, atol=0)
         assert not np.array_equal(single.expected, case.expected)  # every digit of γ: float32 cannot hold them
+
+
+# ---------------------------------------------------------------- exercises._float32_only, from its docstring
+
+
+def _normalise_case(row=(0.1, 0.7, 1.3, 2.9), dtype=np.float64, eps=1e-5):
+    row = np.asarray(row, dtype=dtype)
+    return Case("a row", (row, eps), layer_norm_forward(np.asarray(row, dtype=np.float64), eps)[0], dtype, "normalise")
+
+
+def test_a_float64_result_rounded_to_float32_or_computed_in_float32_is_float32_precision():
+    case = _normalise_case()
+    rounded = case.expected.astype(np.float32)
+    single = in_float32(case)
+    computed = single.expected.astype(np.float32)
+    assert _float32_only([(case, rounded)])
+    assert _float32_only([(case, computed)])
+    assert _float32_only([(case, rounded), (_normalise_case((1.0, 2.0, 4.0)), None)]) is False  # one raised
+
+
+def test_what_is_not_float32_precision_on_a_float64_input_is_not_called_so():
+    case = _normalise_case()
+    rounded = case.expected.astype(np.float32)
+    assert _float32_only([(_normalise_case(dtype=np.float32), rounded)]) is False  # a float32 case
+    assert _float32_only([(case, rounded[:-1])]) is False  # the wrong shape
+    assert _float32_only([(case, np.where(np.arange(4) == 1, np.nan, rounded))]) is False  # NaN
+    assert _float32_only([(case, rounded.astype(np.float64) + 1e-12)]) is False  # not float32 numbers
+    assert _float32_only([(case, (case.expected * 1.01).astype(np.float32))]) is False  # wrong by 1 %
+    assert _float32_only([]) is False  # nothing wrong: nothing to call float32
+
+
+def test_a_result_that_float32_holds_exactly_is_no_sign_alone():
+    """A 0 or a 0.5 alone is no sign: exact float32 values equal to the float64 answer tell nothing."""
+    exact = Case("a row", (np.array([0.0, 1.0]),), np.array(0.5), np.float64, "mean")
+    assert _float32_only([(exact, np.float32(0.5))]) is False
+    case = _normalise_case()
+    assert _float32_only([(exact, np.float32(0.5)), (case, case.expected.astype(np.float32))])
