@@ -55,6 +55,7 @@ def test_a_syntax_error_after_a_good_function_gets_the_cell_the_error_and_its_li
     assert f"Cell [{number}]" in result.diagnosis and "SyntaxError" in result.diagnosis
     assert "line 2" in result.diagnosis, result.diagnosis
     assert result.diagnosis.count(". ") == 0  # one sentence
+    assert result.passed is False and result.step == "normalise", result  # a grade reads these two
 
 
 def test_a_syntax_error_after_the_stub_is_not_called_not_written_yet(shell):
