@@ -21,9 +21,16 @@ def a_type(value) -> str:
     """The value's type with its article, as a sentence says it: "a list", "an ndarray", "an object", "a uint8"."""
     name = type(value).__name__
     low = name.lower()
-    # by sound, not letter: numpy's "ndarray" is said "en-dee-array"; "uint8" and "UUID" start with "you"
-    vowel = low[:1] in "aeiou" and not low.startswith(("uint", "uuid", "user", "uni")) or low.startswith("nd")
+    if name[:1].isupper() and (len(name) == 1 or name[1:2].isupper()):  # a letter or an acronym: said letter by letter
+        vowel = name[0] in LETTERS_SAID_WITH_A_VOWEL  # "an R", "an MLP", "an HTTPError"; "a UUID", "a KeyError"
+    else:  # by sound, not letter: numpy's "ndarray" is said "en-dee-array"; "uint8" starts with "you"
+        vowel = low[:1] in "aeiou" and not low.startswith(("uint", "user", "uni")) or low.startswith("nd")
     return f"{'an' if vowel else 'a'} {name}"
+
+
+LETTERS_SAID_WITH_A_VOWEL = (
+    "AEFHILMNORSX"  # "ay", "ee", "ef", "aitch", "eye", "el", "em", "en", "oh", "ar", "ess", "ex"
+)
 
 
 def _describe(value) -> str:

@@ -304,6 +304,13 @@ class Unusual:
     pass
 
 
+R = type("R", (), {})
+MLP = type("MLP", (), {})
+HTTPError = type("HTTPError", (), {})
+UUID = type("UUID", (), {})
+KeyError_ = type("KeyError", (), {})
+
+
 @pytest.mark.parametrize(
     ("value", "said"),
     [
@@ -314,6 +321,12 @@ class Unusual:
         (np.uint8(3), "a uint8"),
         (1, "an int"),
         ({1}, "a set"),
+        (R(), "an R"),
+        (MLP(), "an MLP"),
+        (HTTPError(), "an HTTPError"),
+        (UUID(), "a UUID"),
+        (KeyError_(), "a KeyError"),
+        (OSError(), "an OSError"),
     ],
 )
 def test_a_type_is_said_with_the_article_it_takes(value, said):
