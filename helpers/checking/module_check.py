@@ -160,7 +160,7 @@ def _check_module(module) -> CheckResult:
         outcomes = []
         eps = eps_of(layer)  # its own ε (nn.LayerNorm(n, eps=1e-6) is checked against ε = 1e-6)
         for label, dtype, x in _batches(rng, n):
-            result = _forward(layer, x, getattr(torch, dtype), n)
+            result = _forward(layer, x, getattr(torch, dtype))
             count += 1
             if isinstance(result, CheckResult):
                 return result

@@ -53,7 +53,7 @@ def torch_layer_norm_watched(calls: list):
             setattr(owner, name, original)
 
 
-def forward(layer, x, dtype, n=None):
+def forward(layer, x, dtype):
     """``layer`` (moved to ``dtype``) on the batch ``x``: a float64 array, or a CheckResult."""
     import torch
 
