@@ -47,18 +47,19 @@ NO_SUPER = (
 
 def _no_super(error, name: str) -> bool:
     """Whether building the class ``name`` failed for want of ``super().__init__()``: torch's own words for
-    assigning before it ran, or the class's instance lacking the tables nn.Module.__init__ makes (an
-    AttributeError of something else that names them is the learner's own, not this)."""
+    assigning before it ran, or the class's instance lacking the parameter or module table nn.Module.__init__
+    makes (what reading parameters() or calling add_module, .to() or .train() raises then; an AttributeError
+    of something else that names them is the learner's own, not this)."""
     text = str(error)
     return isinstance(error, AttributeError | TypeError) and (
         "before Module.__init__() call" in text
-        or any(f"'{name}' object has no attribute '_{table}'" in text for table in ("parameters", "modules", "buffers"))
+        or any(f"'{name}' object has no attribute '_{table}'" in text for table in ("parameters", "modules"))
     )
 
 
 def _never_initialised(layer) -> bool:
     """An nn.Module whose nn.Module.__init__ never ran: it has no parameter table at all."""
-    return "_parameters" not in getattr(layer, "__dict__", {})
+    return "_parameters" not in vars(layer)  # every nn.Module instance has a __dict__
 
 
 def check_module(module) -> CheckResult:
