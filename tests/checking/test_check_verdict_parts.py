@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from helpers.checking.cases import Case, cases
-from helpers.checking.exercises import _arguments, _first_difference, _summary, check
+from helpers.checking.exercises import _arguments, _failure, _first_difference, _summary, check
 from helpers.checking.reading import a_type
 
 
@@ -36,14 +36,23 @@ def test_the_widths_are_listed_in_order_and_joined_as_a_sentence_joins_them():
 
 
 def test_a_constant_row_is_found_in_a_matrix_among_rows_that_are_not():
-    assert "a constant row" in _summary([matrix_case([[1, 2, 4], [3, 3, 3]])])
+    assert _summary([matrix_case([[1, 2, 4], [0, 0, 0]])]) == (
+        "matrices with 3 values per row, a constant row, in float64 only"
+    )
     assert "a constant row" not in _summary([matrix_case([[1, 2, 4], [1, 2, 4]])])
     assert "a constant row" in _summary([row_case([0.5, 0.5, 0.5])])
 
 
 @pytest.mark.parametrize("zeros, far_out", [(20, False), (29, True)])  # one 1 among k zeros sits √k σ out
 def test_one_value_far_out_means_more_than_five_of_its_rows_std_from_its_mean(zeros, far_out):
-    assert ("one value far out" in _summary([row_case([1.0] + [0.0] * zeros)])) is far_out
+    said = f"rows with {zeros + 1} values per row" + (", one value far out" if far_out else "") + ", in float64 only"
+    assert _summary([row_case([1.0] + [0.0] * zeros)]) == said
+
+
+def test_a_value_far_out_is_found_beside_a_row_of_a_much_larger_spread():
+    """Each row's own std: a row of a far larger spread beside it does not hide its far value."""
+    summary = _summary([matrix_case([[1.0] + [0.0] * 29, list(range(0, 3000, 100))])])
+    assert "one value far out" in summary, summary
 
 
 def test_each_row_is_measured_against_its_own_mean_and_std():
@@ -208,3 +217,32 @@ def test_the_advice_for_a_fixed_eps_names_the_eps_of_the_case_shown(step):
 def test_normalize_is_the_normalise_exercise(spelled):
     result = check(spelled, right_normalise)
     assert result.step == "normalise" and result.passed, result
+
+
+def test_a_difference_in_the_seventh_digit_is_printed_with_its_size_too():
+    assert _first_difference(np.float64(1.000001), np.float64(1.0)).startswith(
+        "(expected 1, got 1.000001: 1.0e-06 apart, more than rounding explains)"
+    )
+
+
+def test_expected_and_got_are_printed_to_the_same_digits_when_they_differ_past_six():
+    case = Case("a row", (np.array([1.0, 2.0, 4.0]),), np.asarray(7 / 3), np.float64, "mean")
+    result = _failure("mean", case, "differs", got=np.float64(7 / 3 + 1e-8))
+    assert (result.expected, result.got) == ("2.33333333", "2.33333334"), result
+    text = _failure("mean", case, "differs", got="2.3333333433")  # text is shown as nothing, not as numbers
+    assert (text.expected, text.got) == ("", ""), text
+
+
+def test_a_loop_over_the_rows_is_told_how_numpy_does_every_row_at_once():
+    def looped(x, eps):
+        out = np.empty_like(x, dtype=np.float64)
+        for i, row in enumerate(x):
+            out[i] = (row - row.mean()) / np.sqrt(row.var() + eps)
+        return out
+
+    result = check("layer_norm", looped)
+    assert result.passed is False and result.mistake == "python-loop", result
+    assert result.diagnosis.endswith(
+        ": notebook 07 asks for no loop, so that numpy does every row at once; x.mean(axis=-1, keepdims=True) is "
+        "each row's mean as a column."
+    ), result
