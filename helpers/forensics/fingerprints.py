@@ -108,7 +108,7 @@ def _measure(fn, label: str, features: int | None, time_limit: float | None, pro
             return _fingerprint(call, fn, label, n)
         except CallProblem as problem:
             first = first or str(problem)
-            if "did not finish" in str(problem):
+            if str(problem).startswith("It did not finish"):  # the time is up (not fn's own words)
                 break
     return broken(label, first)
 

@@ -237,6 +237,32 @@ def test_a_function_that_does_not_say_is_tried_at_4_then_at_the_lessons_3():
     assert found.problem is None and found.measured.features == 3 and found.is_layer_norm is True
 
 
+def test_a_function_failing_on_4_for_any_reason_is_tried_on_3():
+    # its own message may say anything, "did not finish" too: only the time limit stops the widths
+    def three_only(x):
+        if x.shape[1] != 3:
+            raise RuntimeError("the reduction did not finish: 3 features expected")
+        return layer_norm(x)
+
+    found = fingerprint(three_only, time_limit=None)
+    assert found.problem is None and found.measured.features == 3 and found.is_layer_norm is True
+
+
+def test_a_loop_at_the_time_limit_is_not_tried_at_another_width(monkeypatch):
+    monkeypatch.setattr(fingerprints, "ISOLATE", False)  # in this process, to see its calls
+    calls = []
+
+    def loops_on_4(x):
+        calls.append(x.shape)
+        while x.shape[1] == 4:
+            pass
+        return layer_norm(x)
+
+    found = fingerprint(loops_on_4, "loops", time_limit=0.2)
+    assert found.problem.startswith("It did not finish within 0.2 s on a 7 × 4 float64 matrix")
+    assert (6, 3) not in calls  # the time was up: the lesson's width was not called
+
+
 # the type it computes in, and why
 
 
