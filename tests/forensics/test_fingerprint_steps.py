@@ -210,6 +210,20 @@ def test_the_problem_at_the_first_width_is_reported_when_every_width_fails():
     assert found.problem == "Calling it on a 7 × 4 float64 matrix raised ValueError: no 4"
 
 
+def test_every_call_is_announced_before_it_is_made():
+    # what the forked child sends back, so that a time-out can say which call it stopped
+    announced, shapes = [], []
+
+    def layer_norm_seen(x):
+        shapes.append(x.shape)
+        return layer_norm(x)
+
+    found = fingerprints._measure(layer_norm_seen, "seen", None, None, progress=announced.append)
+    assert found.is_layer_norm is True
+    assert announced[:2] == ["a 7 × 4 float64 matrix"] * 2  # the same matrix twice: is it deterministic?
+    assert len(announced) >= len(shapes) > 2  # every call it was given was announced
+
+
 # widths tried
 
 
