@@ -250,8 +250,9 @@ def _tried(found: Fingerprint, tried: tuple, known: bool = True) -> Fingerprint:
 
 def _from_residuals(ctx: Context, found: Fingerprint, tried: tuple) -> Fingerprint:
     given = ctx.work
+    shown = ctx.why or f"its output is {given}"  # what showed the type: its output, or the type it rounds its input to
     why = (
-        f"its output is {given}, but it departs from an exact LayerNorm by as much as {found.measured.computes_in}'s "
+        f"{shown}, but it departs from an exact LayerNorm by as much as {found.measured.computes_in}'s "
         f"rounding, far more than {given}'s: it computes (its statistics, at least) in {found.measured.computes_in}"
     )
     return replace(found, measured=replace(found.measured, why_that_type=why, precisions_tried=tried))

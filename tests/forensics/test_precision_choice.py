@@ -22,7 +22,7 @@ from helpers.forensics import fingerprints
 from helpers.forensics.call import CallProblem
 from helpers.forensics.fingerprints import FITS, IN_BAND, fingerprint
 from helpers.forensics.judge import SLACK, Context
-from helpers.forensics.precision import roundoff
+from helpers.forensics.precision import rounded, roundoff
 from helpers.forensics.record import Fingerprint, Measurements
 
 NAME = "norm under test"
@@ -48,8 +48,8 @@ def not_layer_norm(precision="float64", residual=None) -> Fingerprint:
     )
 
 
-def context(work="float64", floor=0.0, axis="rows") -> Context:
-    return Context(None, None, NAME, 4, None, axis, (1,), (1, 2, 3, 4), work, "", work, floor, {})
+def context(work="float64", floor=0.0, axis="rows", why="") -> Context:
+    return Context(None, None, NAME, 4, None, axis, (1,), (1, 2, 3, 4), work, why, work, floor, {})
 
 
 @pytest.fixture
@@ -166,6 +166,15 @@ def test_a_coarser_precision_is_kept_from_its_rounding_over_in_band_and_says_why
         "than float64's: it computes (its statistics, at least) in float32"
     )
     assert calls == [("float64", False), ("float32", True)]
+
+
+def test_a_coarser_precision_found_under_a_type_its_input_was_rounded_to_says_so_not_that_it_was_its_output(judged):
+    judged({"float32": verdict(1e-3, "float32"), "float16": verdict(2e-4, "float16")})
+    found = fingerprints._choose(context("float32", why="it rounds its input to float32"))
+    assert found.measured.why_that_type == (
+        "it rounds its input to float32, but it departs from an exact LayerNorm by as much as float16's rounding, "
+        "far more than float32's: it computes (its statistics, at least) in float16"
+    )
 
 
 def test_from_a_float32_output_the_coarser_precisions_tried_are_float16_then_bfloat16(judged):
@@ -297,6 +306,14 @@ def _t5_statistics(x):
     return (x - mean.astype(np.float64)) / np.sqrt(variance + np.float32(1e-6)).astype(np.float64)
 
 
+def _bfloat16_statistics_of_float32(x):
+    """Its input rounded to float32, its mean and variance rounded to bfloat16's 8 bits, its output float64."""
+    h = np.asarray(x, dtype=np.float64).astype(np.float32).astype(np.float64)
+    mean = rounded(h.mean(axis=-1, keepdims=True), "bfloat16")
+    variance = rounded(((h - mean) ** 2).mean(axis=-1, keepdims=True), "bfloat16")
+    return (h - mean) / np.sqrt(variance + 1e-6)
+
+
 def _layer_norm(x):
     x = np.asarray(x, dtype=np.float64)
     u = x - x.mean(axis=-1, keepdims=True)
@@ -318,6 +335,17 @@ def test_statistics_in_float32_under_a_float64_output_are_told_from_the_residual
         "than float64's: it computes (its statistics, at least) in float32"
     )
     assert found.one_pass is False and found.eps == pytest.approx(1e-6, rel=1e-3)
+
+
+def test_coarser_statistics_under_an_input_rounded_to_float32_do_not_call_its_float64_output_float32():
+    found = fingerprint(_bfloat16_statistics_of_float32, time_limit=None)
+    coarser = found.measured.computes_in
+    assert found.is_layer_norm is True and found.measured.output_dtypes == ("float64",)
+    assert coarser in ("float16", "bfloat16") and found.measured.precisions_tried[0] == "float32"
+    assert found.measured.why_that_type == (
+        f"it rounds its input to float32, but it departs from an exact LayerNorm by as much as {coarser}'s rounding, "
+        f"far more than float32's: it computes (its statistics, at least) in {coarser}"
+    )
 
 
 def test_a_layer_norm_off_by_more_than_float64_and_less_than_float32_rounds_cannot_be_told():
