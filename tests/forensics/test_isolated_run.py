@@ -99,10 +99,16 @@ def test_even_a_system_exit_in_work_is_said_not_raised():
     assert outcome.crashed == "fingerprint itself failed: SystemExit: 5"
 
 
-def test_a_result_that_cannot_be_sent_back_is_said_so():
-    outcome = isolate.run_isolated(lambda progress: lambda: 1, scaled_s(10))
-    assert outcome.crashed.startswith("fingerprint itself failed: its result could not be sent back (")
-    assert outcome.crashed.endswith(")")
+def test_a_result_that_cannot_be_sent_back_is_said_so_with_the_reason_it_could_not():
+    import pickle
+
+    unpicklable = lambda: 1  # noqa: E731 (a local function: pickle refuses it)
+    try:
+        pickle.dumps(unpicklable)
+    except Exception as problem:  # noqa: BLE001
+        reason = type(problem).__name__
+    outcome = isolate.run_isolated(lambda progress: unpicklable, scaled_s(10))
+    assert outcome.crashed == f"fingerprint itself failed: its result could not be sent back ({reason})"
 
 
 @pytest.mark.parametrize(
@@ -131,6 +137,17 @@ def test_prints_and_state_stay_in_the_copy(capfd):
     assert outcome.value == 1 and seen == []
     out, err = capfd.readouterr()
     assert "a learner's print" not in out and "and a warning" not in err
+
+
+def test_work_that_writes_to_the_streams_directly_runs_and_its_text_stays_in_the_copy(capfd):
+    def work(progress):
+        sys.stdout.write("written by hand\n")
+        sys.stderr.flush()
+        return "finished"
+
+    assert isolate.run_isolated(work, scaled_s(10)).value == "finished"
+    out, err = capfd.readouterr()
+    assert "written by hand" not in out
 
 
 def test_the_copy_never_runs_the_parents_clean_up(tmp_path):
