@@ -126,16 +126,21 @@ def _gallery_rows(g) -> list[tuple[str, ...]]:
                 "? cannot tell" if f.matches_torch is None else "✓ yes" if f.matches_torch else "✗ no",
                 departures(f),
                 _yes(f.centres),
-                {"biased": "÷ n", "unbiased": "÷ (n − 1)"}.get(f.variance, str(f.variance)),
-                {"inside sqrt": "inside √", "added to std": "+ std"}.get(f.eps_placement, str(f.eps_placement)),
+                _word({"biased": "÷ n", "unbiased": "÷ (n − 1)"}, f.variance),
+                _word({"inside sqrt": "inside √", "added to std": "+ std"}, f.eps_placement),
                 "—" if f.eps is None else f"{f.eps:.3g}",
-                str(f.axis),
+                _word({}, f.axis),
                 _yes(f.one_pass),
                 change,
                 offset,
             )
         )
     return rows
+
+
+def _word(words: dict, value) -> str:
+    """A convention in the table's words: "—" where it could not be measured (None), never Python's "None"."""
+    return "—" if value is None else words.get(value, str(value))
 
 
 def _change(differences, places: int) -> str:
