@@ -258,7 +258,7 @@ def _convention_rows(f) -> list:
             "constant-row probe: 0 ÷ √(0 + ε) is 0 with an ε; 0 ÷ 0 without one",
         )
     )
-    tolerance = "" if m.match_tolerance <= PROBE_NOISE else f"; below {m.match_tolerance:.1g} counts as equal"
+    tolerance = "" if m.match_tolerance <= PROBE_NOISE else f"; below {m.match_tolerance:.2g} counts as equal"
     if not m.scale_known:  # only k·ε is known: PyTorch's is 1e-5 · n
         product = dict(m.eps_readings).get("÷ n")
         evidence = "wide-row and ε-ladder probes: with γ's size unknown only k·ε is known" + (
@@ -266,11 +266,14 @@ def _convention_rows(f) -> list:
         )
         rows.append(("matches F.layer_norm (ε = 1e-5)", _match_word(f), evidence))
         return rows
+    # above the tolerance the match was judged to, a difference is never "rounding": the noise the other rows
+    # are said against is rounded up to a power of 10, up to 10 times a noisy function's tolerance
+    beyond = m.torch_difference is not None and m.torch_difference > m.match_tolerance
     rows.append(
         (
             "matches F.layer_norm (ε = 1e-5)",
             _match_word(f),
-            f"every probe above, γ and β taken away, against F.layer_norm: it differs by {size_words(m.torch_difference, noise)}{tolerance}",
+            f"every probe above, γ and β taken away, against F.layer_norm: it differs by {size_words(m.torch_difference, 0.0 if beyond else noise)}{tolerance}",
         )
     )
     return rows

@@ -298,7 +298,7 @@ def test_a_noisy_function_cannot_tell_its_precision_and_judges_every_row_to_eigh
         f"offset probe: how far a large offset moved the output: float64 in, offset 10⁸: {under}; float32 in, "
         f"offset 10⁴: {under}",
     )
-    assert row(f, MATCHES) == (MATCHES, "yes", f"{AGAINST} {under}; below 1e-08 counts as equal")
+    assert row(f, MATCHES) == (MATCHES, "yes", f"{AGAINST} {under}; below 1.2e-08 counts as equal")
 
 
 def _precision_not_fitted(**measured):
@@ -490,7 +490,7 @@ def test_a_noisy_one_pass_formula_cannot_be_told_from_low_precision_statistics()
         "offset probe: how far a large offset moved the output: float64 in, offset 10⁸: about 160 times the row's "
         f"size; float32 in, offset 10⁴: {under}",
     )
-    assert row(f, MATCHES) == (MATCHES, "cannot tell", f"{AGAINST} {under}; below 1e-08 counts as equal")
+    assert row(f, MATCHES) == (MATCHES, "cannot tell", f"{AGAINST} {under}; below 1.2e-08 counts as equal")
 
 
 def test_an_input_type_it_refuses_is_an_offset_probe_that_could_not_run():
@@ -541,3 +541,35 @@ def test_with_gammas_size_unknown_and_no_eps_read_only_the_reason_is_given():
         "cannot tell",
         "wide-row and ε-ladder probes: with γ's size unknown only k·ε is known",
     )
+
+
+# ---- the match row says the difference against the tolerance the match was judged to ----------------------------
+
+
+def test_a_difference_beyond_the_match_tolerance_is_said_in_its_size_never_as_rounding():
+    """A LayerNorm 5e-8 too large, with 1e-9 of noise: its checks allow 8 times its noise, 1.2e-8, and no more.
+    It does not match (27 billionths is above that), and the row says so, not "nothing beyond rounding"."""
+    f = fingerprint(_noisy(lambda x: _layer_norm(x) * (1 + 5e-8)), "scaled", time_limit=None)
+    assert f.measured.match_tolerance == pytest.approx(1.2e-8, rel=0.01)
+    assert row(f, MATCHES) == (
+        MATCHES,
+        "no",
+        f"{AGAINST} 27 billionths of the row's size; below 1.2e-08 counts as equal",
+    )
+    assert f.differences == [
+        "It departs from PyTorch's output in a way none of these conventions explains (it differs by up to "
+        "27 billionths of the row's size)."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("difference", "words"),
+    [
+        (1.2e-8, "nothing beyond rounding (under a ten-millionth of the row's size)"),  # at the tolerance: equal
+        (1.3e-8, "13 billionths of the row's size"),
+    ],
+)
+def test_a_difference_is_rounding_up_to_the_match_tolerance_and_its_size_above_it(difference, words):
+    f = found("noisy")
+    f = replace(f, measured=replace(f.measured, torch_difference=difference, match_tolerance=1.2e-8))
+    assert row(f, MATCHES)[2] == f"{AGAINST} {words}; below 1.2e-08 counts as equal"
