@@ -59,6 +59,11 @@ def differences_from_torch(print_) -> list[str]:
             "It normalises each column (one feature across the tokens), not each row (one token's "
             "features) as PyTorch does."
         )
+    elif axis == "neither" and not (measured.rows_changed or measured.columns_changed):
+        found.append(  # its output does not follow its input (beyond its noise): nothing moved
+            "It does not normalise one row or one column at a time: editing one token, or one feature, moved "
+            "none of its output."
+        )
     elif axis == "neither":
         found.append(
             "It does not normalise one row or one column at a time: editing one token moved the "

@@ -152,9 +152,14 @@ def test_the_axis_sentences_say_which_axis_it_normalises():
         "It normalises each column (one feature across the tokens), not each row (one token's features) as PyTorch "
         "does."
     )
-    assert _only(_print(axis="neither")) == (
+    mixed = Measurements(features=4, rows_changed=(1, 2, 3), columns_changed=(1, 2, 3, 4))
+    assert _only(_print(mixed, axis="neither")) == (
         "It does not normalise one row or one column at a time: editing one token moved the output of other tokens "
         "and other features."
+    )
+    assert _only(_print(axis="neither")) == (  # the edits moved no output at all
+        "It does not normalise one row or one column at a time: editing one token, or one feature, moved none of "
+        "its output."
     )
     assert differences_from_torch(_print(axis=None)) == []
 

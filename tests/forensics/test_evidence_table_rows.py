@@ -174,12 +174,17 @@ def test_a_layer_norm_down_the_columns_says_so_and_lists_every_row_the_edit_move
     )
 
 
-def test_an_edit_that_moved_nothing_is_listed_as_none():
-    rows = rows_of(lambda x: np.zeros(np.shape(x)), "zeros")
-    assert rows["axis"] == (
+def test_an_edit_that_moved_nothing_is_listed_as_none_and_the_sentence_under_it_says_so():
+    found = fingerprint(lambda x: np.zeros(np.shape(x)), "zeros", time_limit=None)
+    assert fingerprint_rows(found)[2] == (
         "axis",
         "neither rows nor columns",
         "edit probe: editing token 1 moved output rows: none; editing feature 1 moved output columns: none",
+    )
+    assert fingerprint_view(found).notes == (
+        "Differences from PyTorch's LayerNorm:",
+        "✗ It does not normalise one row or one column at a time: editing one token, or one feature, moved none "
+        "of its output.",
     )
 
 
