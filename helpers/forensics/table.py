@@ -87,10 +87,17 @@ class TableFingerprint:
 
 
 def printed_places(y, most: int = 12) -> int:
-    """The fewest decimal places that write every value of ``y`` exactly (as the table was printed)."""
-    values = np.asarray(y, dtype=np.float64)
+    """The fewest decimal places that write every value of ``y`` exactly (as the table was printed).
+
+    A float32 or float16 ``y`` (``np.round`` of a float32 output stays float32) holds its type's nearest
+    value to each printed number, 1.173 as 1.17299998: it is read in its own type."""
+    given = np.asarray(y)
+    values = given.astype(np.float64)
+    stored = given.dtype if given.dtype in (np.float32, np.float16) else None
     for places in range(most + 1):
         if np.all(np.abs(values * 10.0**places - np.round(values * 10.0**places)) <= 1e-6):
+            return places
+        if stored is not None and np.array_equal(np.round(values, places).astype(stored), given):
             return places
     return most
 
@@ -106,7 +113,7 @@ def fingerprint_table(x, y, places: int | None = None) -> TableFingerprint:
         raise ValueError(
             f"x has shape {inputs.shape} and y has shape {outputs.shape}; they need the same rows and columns."
         )
-    places = printed_places(outputs) if places is None else places
+    places = printed_places(y) if places is None else places  # y in its own type: float32 digits read as such
     checks = {}
     for axis in AXES:
         a, b = (inputs, outputs) if axis == "rows" else (inputs.T, outputs.T)

@@ -125,3 +125,18 @@ def test_a_typed_line_with_a_decimal_comma_is_quoted_and_rewritten_with_a_point(
         "Line 1 has 4 numbers where x has 3: “-1,038” looks like a decimal comma. "
         "Write decimals with a point (-1.038), and separate the numbers with a comma and a space."
     )
+
+
+def test_a_float32_table_is_read_to_the_places_it_was_printed_with():
+    """np.round of PyTorch's float32 output stays float32 (1.173 is 1.17299998...): still 3 places, PyTorch's."""
+    x = helpers.load_residual()
+    y = np.round(torch.nn.functional.layer_norm(torch.from_numpy(x).float(), (3,), eps=1e-5).numpy(), 3)
+    assert y.dtype == np.float32 and printed_places(y) == 3
+    assert printed_places(np.float16([[0.123, -1.5]])) == 3
+    lines = str(fingerprint_table(x, y)).splitlines()
+    assert lines[0] == "Which LayerNorm prints this table? (3 places; γ = 1, β = 0)"
+    assert lines[2] == (
+        "  rows             ÷ n, ε inside √ (PyTorch)  5 of 5           1, 2, 3, 4, 5  9.5e-06 to 1.4e-05  "
+        "PyTorch, GPT-2 (1e-05)"
+    )
+    assert lines[-1].startswith("  ✓ Explained to 3 places, with one ε for every line, by: biased variance (÷ n)")
