@@ -247,7 +247,7 @@ def _run(fn, truth, *inputs):
         except CallProblem:
             differences.append(None)
             continue
-        output = y if output is None else output
+        output = y if x is inputs[0] else output  # None when it could not run on the first
         with np.errstate(invalid="ignore"):
             largest = np.abs(y - truth).max(axis=1)
         differences.append(np.where(np.isnan(largest), math.inf, largest))
