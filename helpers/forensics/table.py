@@ -144,7 +144,7 @@ def _rectangular(table, name: str) -> np.ndarray:
     raise ValueError(f"{name} must be a table of numbers.")
 
 
-DECIMAL_COMMA = re.compile(r"\d,\d")
+DECIMAL_COMMA = re.compile(r"(?<![\d.])[-−]?\d+,\d+(?![\d.])")  # 0,958 or -1,038: a whole number, not 1.5,2
 
 
 def read_table(text: str, like) -> np.ndarray:
@@ -165,7 +165,7 @@ def read_table(text: str, like) -> np.ndarray:
         if row.size != columns:
             comma = DECIMAL_COMMA.search(line)
             if comma:
-                written = line[max(comma.start() - 3, 0) : comma.end() + 3].strip(" ,")
+                written = comma.group()
                 raise ValueError(
                     f"Line {i} has {row.size} numbers where x has {columns}: “{written}” looks like a decimal comma. "
                     f"Write decimals with a point ({written.replace(',', '.')}), and separate the numbers with a comma and a space."

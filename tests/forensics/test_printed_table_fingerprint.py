@@ -140,3 +140,33 @@ def test_a_float32_table_is_read_to_the_places_it_was_printed_with():
         "PyTorch, GPT-2 (1e-05)"
     )
     assert lines[-1].startswith("  ✓ Explained to 3 places, with one ε for every line, by: biased variance (÷ n)")
+
+
+@pytest.mark.parametrize(
+    "line, sentence",
+    [
+        (
+            "12,5 3,25 1",
+            "Line 1 has 5 numbers where x has 3: “12,5” looks like a decimal comma. "
+            "Write decimals with a point (12.5), and separate the numbers with a comma and a space.",
+        ),
+        (
+            "1.5, 0,958, 2.0",
+            "Line 1 has 4 numbers where x has 3: “0,958” looks like a decimal comma. "
+            "Write decimals with a point (0.958), and separate the numbers with a comma and a space.",
+        ),
+        (
+            "0,95831 1 2",
+            "Line 1 has 4 numbers where x has 3: “0,95831” looks like a decimal comma. "
+            "Write decimals with a point (0.95831), and separate the numbers with a comma and a space.",
+        ),
+        ("1.5,2.5,3.5,4.5", "Line 1 has 4 numbers; x has 3 in each row."),
+    ],
+    ids=["two digits before", "after a number with a point", "five decimals", "points, no spaces"],
+)
+def test_a_decimal_comma_is_quoted_as_the_whole_number_typed(line, sentence):
+    from helpers.forensics.table import read_table
+
+    with pytest.raises(ValueError) as problem:
+        read_table(line, like=np.zeros((1, 3)))
+    assert str(problem.value) == sentence
