@@ -90,10 +90,11 @@ def printed_places(y, most: int = 12) -> int:
     """The fewest decimal places that write every value of ``y`` exactly (as the table was printed).
 
     A float32 or float16 ``y`` (``np.round`` of a float32 output stays float32) holds its type's nearest
-    value to each printed number, 1.173 as 1.17299998: it is read in its own type."""
+    value to each printed number, 1.173 as 1.17299998: it is read in its own type. So is a float64 one
+    printed to 10 or 11 places, where scaling by 10¹⁰ leaves more than the 1e-6 allowed."""
     given = np.asarray(y)
     values = given.astype(np.float64)
-    stored = given.dtype if given.dtype in (np.float32, np.float16) else None
+    stored = given.dtype if np.issubdtype(given.dtype, np.floating) else None
     for places in range(most + 1):
         if np.all(np.abs(values * 10.0**places - np.round(values * 10.0**places)) <= 1e-6):
             return places

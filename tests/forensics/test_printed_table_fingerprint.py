@@ -110,6 +110,8 @@ def test_a_table_that_cannot_be_compared_gets_one_sentence(x, y, sentence):
         ([[0.125]], 3, 3),  # the most itself
         ([[0.125]], 2, 2),  # needs more than the most: the most
         ([[3.0, -2.0]], 12, 0),
+        ([[1.2345678901, -0.5]], 12, 10),  # 10¹⁰ × 1.2345678901 is 1.9e-6 off a whole number in float64
+        ([[1.23456789012]], 12, 11),
     ],
 )
 def test_printed_places_are_the_fewest_that_write_every_value_up_to_the_most(values, most, places):
