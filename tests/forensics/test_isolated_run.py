@@ -72,9 +72,10 @@ def test_at_the_deadline_the_copy_is_stopped_and_the_call_under_way_named(no_cop
         progress("a 7 × 4 float64 matrix")
         time.sleep(60)  # one C call
 
+    limit = scaled_s(0.5)  # the copy must start and announce its call within it
     start = time.monotonic()
-    outcome = isolate.run_isolated(work, 0.3)
-    assert time.monotonic() - start < scaled_s(3)
+    outcome = isolate.run_isolated(work, limit)
+    assert time.monotonic() - start < limit + scaled_s(2)
     assert outcome.timed_out is True
     assert (outcome.value, outcome.crashed, outcome.last) == (None, None, "a 7 × 4 float64 matrix")
 
