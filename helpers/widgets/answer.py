@@ -74,6 +74,8 @@ class AnswerChecker(LessonWidget):
     @never_raises
     def _on_answer(self, _change=None) -> None:
         text = self.answer_box.value
+        # The last verdict goes first: a bad entry, or a check that fails, leaves no stale "✓ Right" under the warning.
+        self.verdict, self.verdict_html.value = None, ""
         try:
             verdict = answer_check.diagnose(
                 self.row,
@@ -87,8 +89,6 @@ class AnswerChecker(LessonWidget):
             )
         except ValueError as problem:
             message = str(problem)
-            self.verdict = None  # a bad entry replaces the last verdict: no stale "✓ Right" under the warning
-            self.verdict_html.value = ""
             self._problems = {"answer": message if message[0].isupper() else sentence(f"Your answer {message}")}
         else:
             self.verdict, self._answer_text, self._problems = verdict, text.strip(), {}

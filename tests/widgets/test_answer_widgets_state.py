@@ -15,7 +15,7 @@ import ipywidgets
 import numpy as np
 import pytest
 
-from helpers.checking import class_record
+from helpers.checking import answers, class_record
 from helpers.widgets import (
     MultipleChoice,
     NumberQuestion,
@@ -233,3 +233,22 @@ def test_a_click_in_the_browser_gives_the_verdict_on_the_option_clicked(index, v
     question.buttons.set_state({"index": index})  # the browser sends the index of the option clicked
     assert question.text().splitlines()[-1] == f"  {verdict}"
     assert question.choice == ["the mean", "the sum"][index]
+
+
+def test_a_check_that_fails_leaves_no_earlier_verdict_standing(monkeypatch):
+    # Typing "1e-400" did this (a check to 400 places overflows the rounding): the ✓ for 2.5 stayed
+    # under "Something went wrong", and the text form said "your answer: 2.5 ✓ Right" for 1e-400.
+    box = answer_checker("1, 2, 3, 4", "mean")
+    assert box.check("2.5").is_right
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the check broke")
+
+    monkeypatch.setattr(answers, "diagnose", broken)
+    assert box.check("2.6") is None
+    assert box.verdict_html.value == ""
+    assert box.text() == (
+        f"Check your answer: {MEAN_QUESTION}\n"
+        "  (type your answer and press Enter or Check)\n"
+        "⚠ Something went wrong: the check broke"
+    )
