@@ -35,7 +35,10 @@ def round_half_away_from_zero(values, decimals: int):
     """
 
     def one(v: float) -> float:
-        return float(keep(written(v), decimals)) + 0.0  # + 0.0 turns -0.0 into 0.0
+        value = written(v)
+        if value.is_finite() and value.as_tuple().exponent >= -int(decimals):
+            return float(v) + 0.0  # no more places than kept: nothing to round (and 400 zeros would overflow WIDE)
+        return float(keep(value, decimals)) + 0.0  # + 0.0 turns -0.0 into 0.0
 
     if np.ndim(values) == 0:
         return one(values)

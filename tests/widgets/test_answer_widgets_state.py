@@ -252,3 +252,14 @@ def test_a_check_that_fails_leaves_no_earlier_verdict_standing(monkeypatch):
         "  (type your answer and press Enter or Check)\n"
         "⚠ Something went wrong: the check broke"
     )
+
+
+def test_an_answer_written_with_hundreds_of_places_gets_its_verdict():
+    # 1e-400 is written with 400 places: comparing at 400 places overflowed the rounding, and the learner read
+    # "Something went wrong: [<class 'decimal.InvalidOperation'>]". As a float it is 0: wrong for the mean 2.5.
+    box = answer_checker("1, 2, 3, 4", "mean")
+    assert not box.check("1e-400").is_right
+    assert box.text() == (
+        f"Check your answer: {MEAN_QUESTION}\n  your answer: 1e-400\n  ✗ Not yet: Not quite. Add the n values and divide by n."
+    )
+    assert box.check("2.5" + "0" * 400).is_right
