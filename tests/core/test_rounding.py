@@ -8,6 +8,7 @@ import pytest
 
 from helpers.core import rounding
 from helpers.core.layernorm import round_half_away_from_zero as from_layernorm
+from helpers.core.rounding import round_half_away_from_zero
 
 
 @pytest.mark.parametrize(
@@ -56,3 +57,19 @@ def test_twelve_places_of_the_largest_floats_are_kept_exactly(value):
     already has no more than 12 places comes back as itself, however many digits it has."""
     assert rounding.round_half_away_from_zero(value, 12) == value
     assert rounding.keep(rounding.written(value), 12) == rounding.written(value)
+
+
+@pytest.mark.parametrize(
+    "value, places",
+    [(2.5, 400), (0.0, 1000), (-1.25, 3), (1.7976931348623157e308, 400), (5e-324, 400), (123456789.0, 401)],
+    ids=["2.5 to 400", "0 to 1000", "-1.25 to 3", "largest float to 400", "smallest float to 400", "1e8 to 401"],
+)
+def test_a_value_with_no_more_places_than_kept_is_itself_however_many_are_asked(value, places):
+    """Rounding to more places than a number is written with changes nothing (and never raises)."""
+    assert round_half_away_from_zero(value, places) == value
+
+
+def test_more_places_than_kept_still_round_half_away_from_zero_next_to_ones_that_do_not():
+    assert round_half_away_from_zero(0.0625, 3) == 0.063 and round_half_away_from_zero(-0.0625, 3) == -0.063
+    assert round_half_away_from_zero(0.0625, 4) == 0.0625
+    assert str(round_half_away_from_zero(-0.0, 5)) == "0.0"  # never a printed −0.0
