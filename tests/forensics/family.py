@@ -246,3 +246,12 @@ COMPUTES_IN = {
     "bfloat16": "bfloat16",
     "float16": "float16",
 }
+
+
+def t5_statistics(x):
+    """T5LayerNorm's pattern on a LayerNorm, written out: mean and variance computed in float32, the output float64."""
+    x = np.asarray(x, dtype=np.float64)
+    h = x.astype(np.float32)
+    mean = h.mean(axis=-1, keepdims=True)
+    variance = ((h - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean.astype(np.float64)) / np.sqrt(variance + np.float32(1e-6)).astype(np.float64)

@@ -20,6 +20,7 @@ import pytest
 from helpers.forensics.fingerprint_view import fingerprint_rows, noise_of
 from helpers.forensics.fingerprints import fingerprint
 from helpers.forensics.record import Measurements
+from tests.forensics.family import t5_statistics
 
 NOTHING = "nothing beyond rounding (under a billionth of the row's size)"
 NOTHING_32 = "nothing beyond rounding (under a hundred-thousandth of the row's size)"
@@ -55,15 +56,6 @@ def _float16(x):
     h = np.asarray(x, dtype=np.float64).astype(np.float16)
     u = h - h.mean(-1, keepdims=True)
     return (u / np.sqrt((u * u).mean(-1, keepdims=True) + np.float16(1e-5))).astype(np.float16)
-
-
-def _t5_statistics(x):
-    """Mean and variance in float32 (T5LayerNorm's pattern), the output float64."""
-    x = np.asarray(x, dtype=np.float64)
-    h = x.astype(np.float32)
-    mean = h.mean(axis=-1, keepdims=True)
-    variance = ((h - mean) ** 2).mean(axis=-1, keepdims=True)
-    return (x - mean.astype(np.float64)) / np.sqrt(variance + np.float32(1e-6)).astype(np.float64)
 
 
 def _rms_norm(x):
@@ -117,7 +109,7 @@ FUNCTIONS = {
     "Annotated Transformer's": _annotated_transformer,
     "float32": _float32,
     "float16": _float16,
-    "T5 statistics": _t5_statistics,
+    "T5 statistics": t5_statistics,
     "RMSNorm": _rms_norm,
     "negated": lambda x: -_layer_norm(x),
     "doubled": lambda x: 2 * _layer_norm(x),

@@ -24,6 +24,7 @@ from helpers.forensics.fingerprints import FITS, IN_BAND, fingerprint
 from helpers.forensics.judge import SLACK, Context
 from helpers.forensics.precision import rounded, roundoff
 from helpers.forensics.record import Fingerprint, Measurements
+from tests.forensics.family import t5_statistics
 
 NAME = "norm under test"
 COARSER = {"float64": ("float32", "float16", "bfloat16"), "float32": ("float16", "bfloat16")}
@@ -297,15 +298,6 @@ def test_a_one_pass_verdict_made_unknown_keeps_a_match_that_was_not_false(judged
 # --- end to end -------------------------------------------------------------------------------------------------
 
 
-def _t5_statistics(x):
-    """T5LayerNorm's pattern on a LayerNorm: mean and variance computed in float32, the output float64."""
-    x = np.asarray(x, dtype=np.float64)
-    h = x.astype(np.float32)
-    mean = h.mean(axis=-1, keepdims=True)
-    variance = ((h - mean) ** 2).mean(axis=-1, keepdims=True)
-    return (x - mean.astype(np.float64)) / np.sqrt(variance + np.float32(1e-6)).astype(np.float64)
-
-
 def _bfloat16_statistics_of_float32(x):
     """Its input rounded to float32, its mean and variance rounded to bfloat16's 8 bits, its output float64."""
     h = np.asarray(x, dtype=np.float64).astype(np.float32).astype(np.float64)
@@ -327,7 +319,7 @@ def _nearly_layer_norm(x):
 
 
 def test_statistics_in_float32_under_a_float64_output_are_told_from_the_residuals():
-    found = fingerprint(_t5_statistics, time_limit=None)
+    found = fingerprint(t5_statistics, time_limit=None)
     assert found.is_layer_norm is True and found.measured.computes_in == "float32"
     assert found.measured.precisions_tried == ("float64", "float32") and found.measured.precision_known is True
     assert found.measured.why_that_type == (
