@@ -110,7 +110,13 @@ def fingerprint_table(x, y, places: int | None = None) -> TableFingerprint:
     Raises ValueError in plain words for tables that cannot be compared. Introduced in notebook 13.
     """
     inputs, outputs = _rectangular(x, "x"), _rectangular(y, "y")
-    if inputs.ndim != 2 or inputs.shape != outputs.shape:
+    for name, table in (("x", inputs), ("y", outputs)):
+        if table.ndim != 2:
+            raise ValueError(
+                f"{name} has shape {table.shape}, not rows and columns: give it as a table"
+                + (", one row written [[…]] with two brackets." if table.ndim == 1 else " of two dimensions.")
+            )
+    if inputs.shape != outputs.shape:
         raise ValueError(
             f"x has shape {inputs.shape} and y has shape {outputs.shape}; they need the same rows and columns."
         )

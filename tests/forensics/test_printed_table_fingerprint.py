@@ -81,7 +81,17 @@ def test_the_places_given_are_kept_when_the_digits_read_fewer():
         (
             [1.0, 2.0, 3.0],
             [-1.22, 0.0, 1.22],
-            "x has shape (3,) and y has shape (3,); they need the same rows and columns.",
+            "x has shape (3,), not rows and columns: give it as a table, one row written [[…]] with two brackets.",
+        ),
+        (
+            [[1.0, 2.0, 3.0]],
+            [-1.22, 0.0, 1.22],
+            "y has shape (3,), not rows and columns: give it as a table, one row written [[…]] with two brackets.",
+        ),
+        (
+            np.ones((2, 2, 3)),
+            np.ones((2, 2, 3)),
+            "x has shape (2, 2, 3), not rows and columns: give it as a table of two dimensions.",
         ),
         (
             np.ones((2, 3)),
@@ -94,7 +104,17 @@ def test_the_places_given_are_kept_when_the_digits_read_fewer():
             "Each row and each column has a single value; LayerNorm needs at least 2.",
         ),
     ],
-    ids=["ragged x", "ragged y", "a word in x", "a nested row in y", "one flat row", "transposed", "one value"],
+    ids=[
+        "ragged x",
+        "ragged y",
+        "a word in x",
+        "a nested row in y",
+        "one flat row",
+        "a flat y",
+        "a batch",
+        "transposed",
+        "one value",
+    ],
 )
 def test_a_table_that_cannot_be_compared_gets_one_sentence(x, y, sentence):
     with pytest.raises(ValueError) as problem:
