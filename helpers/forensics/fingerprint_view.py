@@ -147,7 +147,8 @@ def _affine_rows(f) -> list:
         "measured": "measured",
         "none": "",
     }[m.gamma_source]
-    zero = f"; 0 on feature {', '.join(map(str, m.zero_gamma_columns))}" if m.zero_gamma_columns else ""
+    columns = m.zero_gamma_columns
+    zero = f"; 0 on feature{'s' if len(columns) > 1 else ''} {', '.join(map(str, columns))}" if columns else ""
     gamma_found = f.gamma if f.gamma != "none" else "none (the same on every feature)"
     if not m.scale_known:
         gamma_found = "per feature, size unknown"

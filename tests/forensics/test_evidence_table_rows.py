@@ -268,14 +268,14 @@ def test_a_gamma_read_from_its_parameters_says_where_it_came_from():
     ]
 
 
-def test_a_measured_gamma_of_0_on_some_features_names_them_and_its_size_is_unknown():
-    gamma = np.array([1.5, 0.0, 2.0, 0.0])
+@pytest.mark.parametrize(
+    "gamma, zero",
+    [(np.array([1.5, 0.0, 2.0, 0.0]), "0 on features 2, 4"), (np.array([1.5, 2.0, 0.0, 1.0]), "0 on feature 3")],
+    ids=["two features", "one feature"],
+)
+def test_a_measured_gamma_of_0_on_some_features_names_them_and_its_size_is_unknown(gamma, zero):
     assert named(rows_of(lambda x: layer_norm(x) * gamma), "γ", "β") == [
-        (
-            "γ",
-            "per feature, size unknown",
-            "±row probe: r and −r give γ feature by feature; 0 on feature 2, 4 (measured)",
-        ),
+        ("γ", "per feature, size unknown", f"±row probe: r and −r give γ feature by feature; {zero} (measured)"),
         NO_BETA,
     ]
 
