@@ -180,6 +180,8 @@ def _known(eps, tolerance: float = EPS_MATCH) -> str:
     if eps is None:
         return "not measurable"
     names = [who for who, value in KNOWN_EPS if math.isclose(eps, value, rel_tol=tolerance, abs_tol=0.0)]
+    if names == ["no ε"]:
+        return "nothing is added to the variance (no ε)"
     return f"the default of {names[0]}" if names else "no well-known default"
 
 

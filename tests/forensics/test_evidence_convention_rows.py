@@ -395,7 +395,7 @@ def test_no_eps_says_none_shows_with_the_largest_eps_that_could_hide_in_each_pla
             "ε-ladder probe: rows of variance v down to 1e-32 come out scaled by 1/√v: any ε is under 1e-39 inside "
             "the root, under 6e-24 added to the std",
         ),
-        ("ε", "0", "ε-ladder probe: the default of no ε"),
+        ("ε", "0", "ε-ladder probe: nothing is added to the variance (no ε)"),
     ]
     assert row(found("no ε"), "a row of equal values") == ("a row of equal values", "NaN or infinity", EQUAL_VALUES)
 
