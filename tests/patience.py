@@ -42,6 +42,14 @@ def scaled_s(base: float) -> float:
     return base * patience()
 
 
+def time_limit_s(base: float) -> float:
+    """A time limit given to code a test expects to be stopped at it: ``base`` seconds scaled to this machine,
+    to two places (the product prints it with ``:g``). The code under the limit must start within it (a
+    forked copy starts in about 0.02 s on a quiet machine), so ``base`` is a few times that, not more: every
+    such test spends its whole limit waiting."""
+    return max(base, round(scaled_s(base), 2))
+
+
 def scaled_ms(base_ms: float) -> int:
     """``base_ms`` milliseconds (a Playwright timeout), scaled to this machine now."""
     return round(base_ms * patience())

@@ -16,7 +16,7 @@ import helpers.forensics.fingerprints as fingerprints
 from helpers.forensics.call import Caller
 from helpers.forensics.fingerprints import fingerprint
 from helpers.forensics.probes import base_matrix
-from tests.patience import scaled_s
+from patience import time_limit_s
 
 needs_fork = pytest.mark.skipif(not fingerprints.ISOLATE, reason="needs fork")
 
@@ -156,7 +156,7 @@ def _loops(x):
 
 @needs_fork
 def test_a_loop_stopped_at_the_time_limit_names_the_call_it_was_in():
-    limit = max(0.5, round(scaled_s(0.5), 1))  # the copy must start and make its first call within it
+    limit = time_limit_s(0.2)  # the copy must start and make its first call within it
     found = fingerprint(_loops, "loop", time_limit=limit)
     assert found.name == "loop"
     assert found.problem == (

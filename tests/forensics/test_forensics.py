@@ -20,6 +20,7 @@ from helpers.forensics.orientations import orientations
 from helpers.forensics.table import compare_gallery, fingerprint_table, printed_places
 
 from conftest import examples
+from patience import time_limit_s
 
 torch = pytest.importorskip("torch")
 
@@ -196,11 +197,13 @@ def _loops(x):
         (lambda x: "text", "returned str"),
         (lambda x: None, "shape ()"),
         (42, "not a function"),
-        (_loops, "did not finish within 0.5 s"),
+        (_loops, "did not finish within {limit:g} s"),
     ],
 )
 def test_broken_functions_give_one_plain_sentence(fn, words):
-    found = fingerprint(fn, "broken", time_limit=0.5)
+    limit = time_limit_s(0.2)
+    words = words.format(limit=limit)
+    found = fingerprint(fn, "broken", time_limit=limit)
     assert found.problem is not None and words in found.problem
     assert found.differences == [found.problem] and found.matches_torch is False
     assert "could not be measured" in str(found) and words in found._repr_html_().replace("&#x27;", "'")
@@ -218,7 +221,7 @@ def test_the_time_limit_also_works_off_the_main_thread_and_stops_the_loop():
             pass
 
     result = {}
-    worker = threading.Thread(target=lambda: result.setdefault("f", fingerprint(loops_until_stopped, time_limit=0.3)))
+    worker = threading.Thread(target=lambda: result.setdefault("f", fingerprint(loops_until_stopped, time_limit=time_limit_s(0.2))))
     try:
         worker.start()
         worker.join(10)
