@@ -19,6 +19,9 @@ from helpers.checking.exercises import check
 from helpers.forensics.call import Caller, CallProblem
 
 LIMIT = 0.2
+# A function that swallows the sandbox's stop never ends, however long the sandbox waits: the tests of that
+# case wait this long for it, not the sandbox's own STOP_WAIT (each wait spins a core for its whole length).
+SHORT_STOP_WAIT = 0.05
 
 
 def _threads(name: str) -> list[threading.Thread]:
@@ -83,7 +86,7 @@ def test_an_endless_loop_is_stopped_at_the_limit_and_its_thread_is_gone():
     assert not _threads("test_sandbox endless")
 
 
-def test_an_endless_loop_that_catches_base_exception_is_reported_as_left_running():
+def test_an_endless_loop_that_catches_base_exception_is_reported_as_left_running(monkeypatch):
     release = threading.Event()  # ends the loop after the test (the sandbox itself cannot), or after 10 s
     threading.Timer(10, release.set).start()  # a sandbox that does not stop waiting fails instead of hanging
 
@@ -95,6 +98,7 @@ def test_an_endless_loop_that_catches_base_exception_is_reported_as_left_running
             except BaseException:  # noqa: BLE001, S110 — swallows the sandbox's Stopped too
                 pass
 
+    monkeypatch.setattr(sandbox, "STOP_WAIT", SHORT_STOP_WAIT)
     try:
         done = sandbox.run(forgiving, time_limit=LIMIT, name="test_sandbox forgiving")
         assert done == sandbox.Run(timed_out=True, left_running=True)
@@ -146,6 +150,7 @@ def test_a_loop_the_sandbox_cannot_stop_is_named_by_the_checker_and_by_caller(mo
                 pass
 
     monkeypatch.setattr(results, "TIME_LIMIT", LIMIT)
+    monkeypatch.setattr(sandbox, "STOP_WAIT", SHORT_STOP_WAIT)
     try:
         verdict = check("mean", forgiving)
         assert verdict.mistake == "timeout" and "still running in the background" in verdict.diagnosis, verdict

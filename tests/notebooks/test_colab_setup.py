@@ -134,7 +134,7 @@ echo "GIT_TERMINAL_PROMPT=$GIT_TERMINAL_PROMPT" >> "{log}"
 # answer, not for the limit. (2 s, scaled by the load when the module was imported, was reached by a fake git
 # that could not start in time beside the other parts of a run.) Only the hanging case waits a limit out.
 FETCH_LIMIT = max(60, round(scaled_s(60)))
-HANG_LIMIT = 0.5  # a git that never ends is past any limit: the hanging case waits out a short one
+HANG_LIMIT = 0.2  # a git that never ends is past any limit: the hanging case waits out a short one
 
 
 def fetch_limit(case: str) -> float:
