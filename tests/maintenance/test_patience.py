@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import patience
 import pytest
-from patience import Deadline, scaled_ms, scaled_s
+from patience import Deadline, scaled_ms, scaled_s, time_limit_s
 
 
 def test_the_factor_can_be_chosen_and_a_bad_one_is_one_sentence(monkeypatch):
@@ -15,6 +15,14 @@ def test_the_factor_can_be_chosen_and_a_bad_one_is_one_sentence(monkeypatch):
         monkeypatch.setenv(patience.PATIENCE_VARIABLE, bad)
         with pytest.raises(ValueError, match="must be a positive number"):
             patience.patience()
+
+
+def test_a_time_limit_is_the_quiet_machines_scaled_to_two_places_and_never_shorter(monkeypatch):
+    for factor, limit in (("1", 0.2), ("1.37", 0.27), ("2.5", 0.5), ("1.001", 0.2)):
+        monkeypatch.setenv(patience.PATIENCE_VARIABLE, factor)
+        assert time_limit_s(0.2) == limit  # printed with :g by the product, so two places at most
+    monkeypatch.setenv(patience.PATIENCE_VARIABLE, "1.04")
+    assert time_limit_s(0.123) == 0.13
 
 
 def test_the_measured_factor_follows_the_load_per_core_within_its_bounds(monkeypatch):
