@@ -14,10 +14,11 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import LESSON_X, numpy_layer_norm
 from helpers import cli
 from helpers.core.layernorm import layer_norm_steps
 from helpers.display import show_matrix
+
+from conftest import LESSON_X, numpy_layer_norm
 
 
 def _run(argv: list[str], capsys) -> tuple[int, str, str]:
@@ -41,7 +42,9 @@ def test_with_no_arguments_it_walks_through_every_row_of_the_lessons_matrix(caps
     code, out, err = _run([], capsys)
     assert (code, err) == (0, "")
     parts = out.rstrip("\n").split("\n\n")
-    assert parts[0].splitlines()[0] == "Input (the lesson's residual matrix, residual_matrix.csv): 5 row(s) × 3 feature(s)"
+    assert (
+        parts[0].splitlines()[0] == "Input (the lesson's residual matrix, residual_matrix.csv): 5 row(s) × 3 feature(s)"
+    )
     assert [part.splitlines()[0] for part in parts[1:6]] == [f"Row {i}" for i in range(1, 6)]
     for index, part in enumerate(parts[1:6]):  # each row's own steps, with the default ε and nothing rounded
         assert part == f"Row {index + 1}\n{layer_norm_steps(LESSON_X[index])}"
