@@ -117,12 +117,14 @@ def test_a_message_is_ended_by_one_full_stop_whether_or_not_it_had_one(capsys):
     assert err.endswith("such as 1e-5.\n") and not err.endswith("..\n")
 
 
-def test_the_help_names_each_option_with_its_meaning(capsys):
+def test_the_help_names_each_option_with_its_meaning(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")  # argparse wraps the help to the terminal's width: one line each
     code, out, err = _run(["--help"], capsys)
     assert (code, err) == (0, "")
     assert out.startswith("usage: python -m helpers ")
-    said = " ".join(out.split())  # argparse wraps the help to the terminal's width
-    assert "Walk through Layer Normalization of the lesson's matrix (or your own), every step shown." in said
+    lines = out.splitlines()
+    assert "Walk through Layer Normalization of the lesson's matrix (or your own), every step shown." in lines
+    said = " ".join(out.split())
     for option, meaning in (
         ("--row X [X ...]", "one row of your own, e.g. --row 1.133 -0.299 0.503"),
         ("--csv PATH", "a CSV file of your own (one row per line)"),
@@ -138,6 +140,12 @@ def test_row_and_csv_cannot_be_given_together(capsys):
     code, out, err = _run(["--row", "1", "2", "--csv", "x.csv"], capsys)
     assert (code, out) == (2, "")
     assert err == "python -m helpers: error: argument --csv: not allowed with argument --row (see --help)\n"
+
+
+def test_the_walkthrough_of_a_matrix_names_no_source_unless_given_one():
+    text = cli.walkthrough(np.array([[0.0, 1, 2], [4, 4, 5]]), 1e-5)
+    assert text.splitlines()[0] == "Input: 2 row(s) × 3 feature(s)"
+    assert cli.walkthrough(np.array([[0.0, 1, 2]]), 1e-5, source=" (mine)").startswith("Input (mine): 1 row(s)")
 
 
 class _LeftReader(io.StringIO):
