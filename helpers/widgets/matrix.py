@@ -118,9 +118,8 @@ class MatrixEditor(LessonWidget):
     def set_cell(self, i, j, text) -> None:
         """Type ``text`` into the cell at row ``i``, feature ``j`` (both counted from 0)."""
         rows, columns = self.matrix.shape
-        if not (
-            isinstance(i, (int, np.integer)) and isinstance(j, (int, np.integer)) and 0 <= i < rows and 0 <= j < columns
-        ):
+        whole = [isinstance(k, (int, np.integer)) and not isinstance(k, bool) for k in (i, j)]  # True is no row
+        if not (all(whole) and 0 <= i < rows and 0 <= j < columns):
             self._problems = {
                 "cell": f"There is no cell ({i}, {j}); rows go from 0 to {rows - 1} and features "
                 f"from 0 to {columns - 1}."

@@ -95,3 +95,19 @@ def test_editing_a_cell_in_another_row_works_that_row_out_once(monkeypatch):
     assert editor.row_picker.value == 4 and editor.message == ""
     editor.row_picker.value = 1  # picking a row works it out once too
     assert worked_out[1:] == [list(X[1])]
+
+
+@pytest.mark.parametrize("cell", [(True, 0), (0, False), (1.0, 0), (-1, 0), (5, 0), (0, 3)])
+def test_a_cell_that_is_not_one_of_the_grids_is_refused_in_one_sentence_and_nothing_changes(cell):
+    editor = widgets.matrix_editor(X, row=1)
+    before = (shown_head(editor), editor.matrix.copy(), [[c.value for c in row] for row in editor.cells])
+    editor.set_cell(*cell, "9")
+    i, j = cell
+    assert editor.message == (
+        f"There is no cell ({i}, {j}); rows go from 0 to 4 and features from 0 to 2."
+    )  # a bool is no index: select_row refuses True too
+    assert (shown_head(editor), editor.matrix.tolist(), [[c.value for c in row] for row in editor.cells]) == (
+        before[0],
+        before[1].tolist(),
+        before[2],
+    )
