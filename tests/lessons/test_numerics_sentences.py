@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from helpers.lessons.numerics import lowprec, words
-from helpers.lessons.numerics.errors import ErrorSplit, StageErrors
+from helpers.lessons.numerics.errors import ErrorSplit, StageErrors, float16_stage_errors
 from helpers.lessons.numerics.lowprec import EpsInFloat16, ResidualDrift
 
 UP, DOWN = math.inf, 0.0  # directions for math.nextafter
@@ -153,6 +153,27 @@ def test_nan_stages_are_printed_as_nan_and_all_named():
         "Near 20: all-float16 is off by NaN; in float16 with the rest exact, the mean alone NaN, the variance alone "
         "NaN, the normalise alone 2.0e-03. The NaN comes from the mean and variance alone."
     )
+
+
+def test_an_exact_float16_layer_norm_has_no_error_to_attribute():
+    """A constant row: every stage, and all of them together, give exactly LayerNorm's zeros."""
+    measured = float16_stage_errors(np.full(8, 1.0))
+    assert measured.together == 0
+    assert words.float16_stages(measured, "Constant") == (
+        "Constant: all-float16 is off by 0.0e+00; in float16 with the rest exact, the mean alone 0.0e+00, the variance "
+        "alone 0.0e+00, the normalise alone 0.0e+00. All-float16 comes out exact here: there is no error to attribute "
+        "to a stage."
+    )
+    cancelling = words.float16_stages(stages(0.0, 0.0, 5e-6, 0.0), "x")  # a stage's error undone by the others
+    assert cancelling.endswith(
+        "the normalise alone 5.0e-06. All-float16 comes out exact here: there is no error to attribute to a stage."
+    )
+
+
+def test_a_nan_that_no_stage_gives_alone_is_not_attributed():
+    text = words.float16_stages(stages(0.01, 0.02, 0.03, math.nan), "x")
+    assert text.endswith("the normalise alone 3.0e-02. No stage alone gives the NaN: it comes from them together.")
+    assert "%" not in text
 
 
 # --- bound_reading -----------------------------------------------------------------------------------------

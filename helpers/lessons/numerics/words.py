@@ -52,15 +52,20 @@ def storing_vs_arithmetic(split) -> str:
 
 
 def float16_stages(errors, label: str) -> str:
-    """Attribute an all-float16 LayerNorm's error to its stages, from ``StageErrors``."""
+    """Attribute an all-float16 LayerNorm's error to its stages, from ``StageErrors``: a NaN to the stages that
+    give it alone, an error to the largest stage's share of it; an exact result has nothing to attribute."""
     alone = errors.alone
     parts = ", ".join(f"the {stage} alone {_e(value)}" for stage, value in alone.items())
     head = f"{label}: all-float16 is off by {_e(errors.together)}; in float16 with the rest exact, {parts}. "
     nan_stages = [stage for stage, value in alone.items() if math.isnan(value)]
     if nan_stages:
         return head + f"The NaN comes from the {' and '.join(nan_stages)} alone."
+    if errors.together == 0:
+        return head + "All-float16 comes out exact here: there is no error to attribute to a stage."
+    if math.isnan(errors.together):
+        return head + "No stage alone gives the NaN: it comes from them together."
     worst = max(alone, key=alone.get)
-    share = alone[worst] / errors.together if errors.together > 0 else math.nan
+    share = alone[worst] / errors.together
     step = float(np.spacing(np.float16(errors.squares_sum)))
     sums = (
         f" (its float16 running sum of squared differences reaches {errors.squares_sum:,.0f} against the exact "
