@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from helpers.lessons.numerics import lowprec, words
-from helpers.lessons.numerics.errors import ErrorSplit, StageErrors, float16_stage_errors
+from helpers.lessons.numerics.errors import ErrorSplit, StageErrors, float16_stage_errors, split_error
 from helpers.lessons.numerics.lowprec import EpsInFloat16, ResidualDrift
 
 UP, DOWN = math.inf, 0.0  # directions for math.nextafter
@@ -91,6 +91,44 @@ def test_one_cause_accounts_for_most_at_twice_the_other(storing, arithmetic, ver
     assert text.endswith(" " + verdict)
     assert text.count("So most") + text.count("neither explains") == 1  # the verdict only once, at the end
     assert text.startswith("At +10,000, two-pass in float32 is off by")
+
+
+CANNOT_TELL = "With a NaN among them, which of storing and arithmetic explains most of it cannot be told."
+
+
+@pytest.mark.parametrize(("storing", "arithmetic"), [(1e-3, math.nan), (math.nan, 1e-3), (math.nan, math.nan)])
+def test_a_nan_error_is_not_of_the_same_size_as_anything(storing, arithmetic):
+    text = words.storing_vs_arithmetic(split(storing, arithmetic, total=math.nan))
+    assert text.endswith("). " + CANNOT_TELL)
+    assert "same size" not in text and "So most" not in text
+
+
+def test_one_pass_where_it_fails_says_it_cannot_tell():
+    """The notebook's row at +17,800, where one-pass float32 gives NaN (its sweep's first NaN offset)."""
+    measured = split_error(np.array([1.133, -0.299, 0.503]), 17_800, np.float32, "one-pass")
+    assert math.isnan(measured.arithmetic_error) and measured.storing_error > 0
+    text = words.storing_vs_arithmetic(measured)
+    moved = abs(measured.mean_error) / np.std(measured.stored)
+    assert f"|δμ|/σ = {moved:.1e}, which cannot be weighed against the arithmetic's whole error (" in text
+    assert text.endswith(CANNOT_TELL)
+
+
+def test_nothing_changed_is_not_most_of_anything():
+    text = words.storing_vs_arithmetic(split(0.0, 0.0, mean_error=0.0))
+    assert text.endswith(
+        "|δμ|/σ = 0.0e+00, which cannot be weighed against the arithmetic's whole error (one rounding of a number "
+        f"that size costs at most u·|μ| = {U32 * 10_000:.1e}). Neither storing nor arithmetic changes the output here."
+    )
+
+
+@pytest.mark.parametrize(("mean_error", "arithmetic"), [(1e-4, 0.0), (0.0, 4e-4), (1e-4, math.nan)])
+def test_a_mean_error_against_zero_or_nan_is_not_weighed(mean_error, arithmetic):
+    text = words.storing_vs_arithmetic(split(1e-5, arithmetic, mean_error=mean_error, total=4e-4))
+    moved = f"{2 * mean_error:.1e}"  # σ = 0.5
+    assert (
+        f"moves every output by |δμ|/σ = {moved}, which cannot be weighed against the arithmetic's whole error ("
+        in text
+    )
 
 
 # --- float16_stages ----------------------------------------------------------------------------------------

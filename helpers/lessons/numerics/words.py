@@ -28,7 +28,8 @@ def _compare(a: float, b: float, bigger: str, smaller: str, same: str, threshold
 
 
 def storing_vs_arithmetic(split) -> str:
-    """Say how much of an ``ErrorSplit``'s total is storing, and how much the arithmetic."""
+    """Say how much of an ``ErrorSplit``'s total is storing, and how much the arithmetic: one of them accounts
+    for most when it is at least ``DOMINANT`` times the other; with a NaN, or nothing changed, neither does."""
     head = (
         f"At +{split.offset:,.0f}, {split.method} in {split.dtype} is off by {_e(split.total_error)} in all. "
         f"Storing the row in {split.dtype} alone (exact arithmetic on the stored values) moves the output by "
@@ -39,11 +40,16 @@ def storing_vs_arithmetic(split) -> str:
     sigma = float(np.std(split.stored))
     moved = abs(split.mean_error) / sigma if sigma > 0 else math.nan
     fits = _compare(moved, split.arithmetic_error, "more than", "less than", "about")
+    fits = "which cannot be weighed against" if fits == "cannot tell" else fits  # a ratio with 0 or NaN
     head += (
         f"A mean off by that moves every output by |δμ|/σ = {moved:.1e}, {fits} the arithmetic's whole error "
         f"(one rounding of a number that size costs at most u·|μ| = "
         f"{UNIT_ROUNDOFF[split.dtype] * abs(float(np.mean(split.stored))):.1e}). "
     )
+    if math.isnan(split.arithmetic_error) or math.isnan(split.storing_error):
+        return head + "With a NaN among them, which of storing and arithmetic explains most of it cannot be told."
+    if split.arithmetic_error == split.storing_error == 0:
+        return head + "Neither storing nor arithmetic changes the output here."
     if split.arithmetic_error >= DOMINANT * split.storing_error:
         return head + "So most of the change is the method's own arithmetic, not the input it was given."
     if split.storing_error >= DOMINANT * split.arithmetic_error:
