@@ -555,3 +555,11 @@ def test_rounding_only_sentence_whole(error, verdict):
         f"bfloat16 stored, float32 statistics: largest error {error:.1e}; rounding the exact output to bfloat16 alone "
         f"gives 1.0e-03, so the error is {verdict} the output's own rounding."
     )
+
+
+@pytest.mark.parametrize(("error", "rounding"), [(0.0, 1e-3), (1e-3, 0.0), (math.nan, 1e-3)])
+def test_rounding_only_with_a_zero_or_nan_cannot_tell(error, rounding):
+    assert words.rounding_only(error, rounding, "float16") == (
+        f"float16 stored, float32 statistics: largest error {error:.1e}; rounding the exact output to float16 alone "
+        f"gives {rounding:.1e}, so whether the error is more than the output's own rounding cannot be told."
+    )

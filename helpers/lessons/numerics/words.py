@@ -209,7 +209,12 @@ def torch_form_reading(matches: dict, rows: int, features: int, offset: float, d
 def rounding_only(error: float, rounding: float, storage: str) -> str:
     """Say whether a float32-statistics error is no more than rounding the exact output to ``storage``."""
     verdict = _compare(error, rounding, "more than", "less than", "the same as")
+    reading = (
+        "whether the error is more than the output's own rounding cannot be told"
+        if verdict == "cannot tell"
+        else f"the error is {verdict} the output's own rounding"
+    )
     return (
         f"{storage} stored, float32 statistics: largest error {error:.1e}; rounding the exact output to {storage} "
-        f"alone gives {rounding:.1e}, so the error is {verdict} the output's own rounding."
+        f"alone gives {rounding:.1e}, so {reading}."
     )
