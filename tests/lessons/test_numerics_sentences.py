@@ -496,6 +496,19 @@ def test_forms_medians_are_the_same_only_up_to_1_1_times(column, factored, other
     assert f"{other:.1e} {name} ({verdict} it; {other / factored:.2f} times)" in forms(*values)
 
 
+def test_forms_with_a_zero_median_give_no_ratio():
+    """Constant rows: the factored and folded forms are exact, the fused one is not (notebook 09)."""
+    assert forms(0.0, 0.0, 0.06) == (
+        "On 3 random rows at +10,000, the median largest error is 0.0e+00 for (x − μ)·rstd, 0.0e+00 for the folded "
+        "form with a rounded product (cannot be compared with it) and 6.0e-02 with a fused multiply-add (cannot be "
+        "compared with it)."
+    )
+    assert forms(1.0, 0.0, 1.0).endswith(
+        "0.0e+00 for the folded form with a rounded product (cannot be compared with it) and 1.0e+00 with a fused "
+        "multiply-add (about the same as it; 1.00 times)."
+    )
+
+
 # --- torch_form_reading ------------------------------------------------------------------------------------
 
 FORMS = ("(x − μ)·rstd", "x·rstd − μ·rstd", "fused")

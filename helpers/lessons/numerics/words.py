@@ -180,13 +180,18 @@ def residual_reading(drift: dict, blocks: int) -> str:
 def normalise_forms_reading(errors, offset: float) -> str:
     """Compare the folded normalise step with (x − μ)·rstd on many rows at one offset."""
     factored, folded, fused = np.median(errors, axis=0)
-    # medians of many rows: 10 % apart is a difference, not noise
-    rounded = _compare(folded, factored, "larger than", "smaller than", "about the same as", MEDIANS_SAME)
-    fma = _compare(fused, factored, "larger than", "smaller than", "about the same as", MEDIANS_SAME)
+
+    def against(median):  # no ratio with a 0 or NaN median
+        # medians of many rows: 10 % apart is a difference, not noise
+        verdict = _compare(median, factored, "larger than", "smaller than", "about the same as", MEDIANS_SAME)
+        return (
+            "cannot be compared with it" if verdict == "cannot tell" else f"{verdict} it; {median / factored:.2f} times"
+        )
+
     return (
         f"On {len(errors)} random rows at +{offset:,.0f}, the median largest error is {factored:.1e} for (x − μ)·rstd, "
-        f"{folded:.1e} for the folded form with a rounded product ({rounded} it; {folded / factored:.2f} times) and "
-        f"{fused:.1e} with a fused multiply-add ({fma} it; {fused / factored:.2f} times)."
+        f"{folded:.1e} for the folded form with a rounded product ({against(folded)}) and "
+        f"{fused:.1e} with a fused multiply-add ({against(fused)})."
     )
 
 
