@@ -452,3 +452,25 @@ def test_slow_cases_are_given_in_microseconds_to_the_hundredth():
     assert fastest.startswith("At 1024 × 1024 the fastest was A (20000.00–30000.00 µs across repeats)")
     tied = speed_checks.ranking_words([lesson("A", a), lesson("C", c)], "1024 × 1024")
     assert "(A 20000.00–30000.00 µs; C 29000.00–45000.00 µs)" in tied
+
+
+def test_a_ranking_with_one_case_left_names_no_fastest():
+    """Page faults in two of the lesson's three cases leave nothing to be faster than: no "fastest" is said."""
+    cases = [lesson("torch", [2.7e-6, 2.8e-6, 2.9e-6]), lesson("pure Python", [4e-6] * 3, 500)]
+    cases.append(lesson("numpy", [5e-6] * 3, 500))
+    assert speed_checks.ranking_words(cases, "5 × 3") == (
+        "At 5 × 3 this run ranks nothing: torch is the only case left to compare. "
+        "Left out for page faults in timed calls: pure Python, numpy."
+    )
+    assert speed_checks.ranking_words(cases[:1], "5 × 3") == (
+        "At 5 × 3 this run ranks nothing: torch is the only case left to compare."
+    )
+
+
+def test_a_ranking_with_every_case_faulted_says_so_instead_of_failing():
+    cases = [lesson("torch", [2.7e-6] * 3, 900), lesson("numpy", [5e-6] * 3, 900)]
+    assert speed_checks.ranking_words(cases, "5 × 3") == (
+        "At 5 × 3 this run ranks nothing: no case is left to compare. "
+        "Left out for page faults in timed calls: torch, numpy."
+    )
+    assert speed_checks.ranking_words([], "5 × 3") == "At 5 × 3 this run ranks nothing: no case is left to compare."

@@ -349,9 +349,17 @@ def ranking_words(cases: list[dict], size: str) -> str:
     """Which of ``cases`` was fastest at ``size``, said only as far as the repeats allow.
 
     The case with the lowest median is the fastest only if every other case was slower than it in
-    every repeat; the ones whose repeats overlap it are named with it, as "cannot tell apart"."""
+    every repeat; the ones whose repeats overlap it are named with it, as "cannot tell apart". With
+    fewer than two cases left once those with page faults are out, there is nothing to rank."""
     usable = [c for c in cases if not faulted(c)]
     dropped = [c["implementation"] for c in cases if faulted(c)]
+    if len(usable) < 2:  # a fastest needs another case to be faster than
+        words = f"At {size} this run ranks nothing: " + (
+            f"{usable[0]['implementation']} is the only case left to compare."
+            if usable
+            else "no case is left to compare."
+        )
+        return words + (f" Left out for page faults in timed calls: {', '.join(dropped)}." if dropped else "")
     ordered = sorted(usable, key=lambda c: float(np.median(repeat_medians(c))))
     first, rest = ordered[0], ordered[1:]
     tied = [c for c in rest if verdict(c, first) != SLOWER]
