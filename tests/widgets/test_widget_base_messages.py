@@ -108,6 +108,11 @@ def test_a_number_given_as_text_is_read_as_a_person_writes_it():
         (float("nan"), "The answer must be a finite number; got nan."),
         ("abc", "The answer must be a number; got 'abc'."),
         (None, "The answer must be a number; got None."),
+        # infinity or NaN written as text is refused as math.inf and math.nan are, not as "not a number"
+        ("inf", "The answer must be a finite number; got 'inf'."),
+        ("−Infinity", "The answer must be a finite number; got '−Infinity'."),
+        (" nan ", "The answer must be a finite number; got ' nan '."),
+        ("infinite", "The answer must be a number; got 'infinite'."),
     ],
 )
 def test_a_number_given_in_code_that_is_not_finite_is_refused_in_one_sentence(value, message):
