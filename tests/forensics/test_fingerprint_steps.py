@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from patience import time_limit_s
 
 import helpers.forensics.fingerprints as fingerprints
 from helpers.forensics.call import Caller
 from helpers.forensics.fingerprints import fingerprint
 from helpers.forensics.probes import base_matrix
-from patience import time_limit_s
 
 needs_fork = pytest.mark.skipif(not fingerprints.ISOLATE, reason="needs fork")
 

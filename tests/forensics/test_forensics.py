@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from patience import time_limit_s
 
 import helpers
 from helpers.core.published_table import check_published_output
@@ -20,7 +21,6 @@ from helpers.forensics.orientations import orientations
 from helpers.forensics.table import compare_gallery, fingerprint_table, printed_places
 
 from conftest import examples
-from patience import time_limit_s
 
 torch = pytest.importorskip("torch")
 
@@ -221,7 +221,9 @@ def test_the_time_limit_also_works_off_the_main_thread_and_stops_the_loop():
             pass
 
     result = {}
-    worker = threading.Thread(target=lambda: result.setdefault("f", fingerprint(loops_until_stopped, time_limit=time_limit_s(0.2))))
+    worker = threading.Thread(
+        target=lambda: result.setdefault("f", fingerprint(loops_until_stopped, time_limit=time_limit_s(0.2)))
+    )
     try:
         worker.start()
         worker.join(10)

@@ -13,9 +13,9 @@ import sys
 import time
 
 import pytest
+from patience import scaled_s, time_limit_s
 
 import helpers.forensics.isolate as isolate
-from patience import scaled_s, time_limit_s
 
 pytestmark = pytest.mark.skipif(not isolate.AVAILABLE, reason="needs fork")
 
