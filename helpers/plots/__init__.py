@@ -259,10 +259,12 @@ def matrix_heatmaps_text(x, y=None, titles=("input X", "LayerNorm(X)"), eps: flo
 
 def places_in(values, most: int = 4) -> int:
     """The decimal places ``values`` were given with (at most ``most``, at least 1): 2 for a table
-    published as 1.40, -1.52, …, so that a picture never adds digits the data does not have."""
+    published as 1.40, -1.52, …, so that a picture never adds digits the data does not have (nor drops
+    any: 100000.25 has 2). The tolerance is float noise only, relative: float32's (a float32 table given
+    as 1.133 still has 3)."""
     values = np.asarray(values, dtype=np.float64)
     for places in range(1, most):
         scaled = values * 10.0**places
-        if np.all(np.abs(scaled - np.round(scaled)) <= 1e-6 * np.maximum(1.0, np.abs(scaled))):
+        if np.all(np.abs(scaled - np.round(scaled)) <= 1e-7 * np.maximum(1.0, np.abs(scaled))):
             return places
     return most

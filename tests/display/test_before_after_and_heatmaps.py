@@ -347,3 +347,16 @@ def test_heatmaps_text_puts_the_input_left_with_its_own_places_and_the_output_ri
     # the output given is shown as given, with the places it was given
     lines = plots.matrix_heatmaps_text(X, PUBLISHED_OUTPUT).splitlines()
     assert [line.split()[-3:] for line in lines[2:]] == [[f"{v:.2f}" for v in row] for row in PUBLISHED_OUTPUT]
+
+
+def test_a_table_of_large_values_keeps_the_places_it_was_given():
+    """Values far from zero (the lesson's X shifted by 10⁵, say) given with 2 places are shown with 2, not
+    rounded to 1 (100000.25 is not 100000.2) nor padded to 3."""
+    x = np.array([[98765.43, 277088.84, -99999.97], [100000.25, 100001.13, 99998.51]])
+    assert plots.places_in(x) == 2
+    # float32 (a torch tensor's numbers, say) keeps them too: its rounding noise is not a further place
+    assert plots.places_in(x.astype(np.float32)) == 2 and plots.places_in(X.astype(np.float32)) == 3
+    figure = plots.matrix_heatmaps(x)
+    assert sorted(t.get_text() for t in heatmaps(figure)[0].texts) == sorted(f"{v:.2f}" for v in x.ravel())
+    lines = plots.matrix_heatmaps_text(x).splitlines()
+    assert [line.split()[2:5] for line in lines[2:]] == [[f"{v:.2f}" for v in row] for row in x]
