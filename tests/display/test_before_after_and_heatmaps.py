@@ -195,7 +195,7 @@ def test_before_after_of_two_rows_refuses_one_axes():
         plots.before_after(X[:2], ax=ax)
 
 
-@pytest.mark.parametrize("n", [3, 12, 24])
+@pytest.mark.parametrize("n", [3, 12, 20])
 def test_before_after_bars_stand_side_by_side_at_their_features_tick(n):
     """Feature j's two bars stand at the tick "fj": before (blue) left of it, after (orange, hatched, so that
     colour is not the only difference) right of it, neither reaching into the next feature's place."""
@@ -219,7 +219,7 @@ def test_before_after_bars_stand_side_by_side_at_their_features_tick(n):
 
 
 def test_before_after_of_a_long_row_draws_points_at_each_feature():
-    """Past 24 features, points instead of bars: before as blue circles, after as orange triangles (two
+    """A long row (40 features) as points instead of bars: before as blue circles, after as orange triangles (two
     shapes, not only two colours), each at its feature's number and value, not joined by a line."""
     row = np.random.default_rng(3).normal(2.0, 3.0, size=40)
     ax = plots.before_after(row).axes[0]
