@@ -132,6 +132,22 @@ def _divided_by(data) -> str:
     return ""
 
 
+LEGEND_CORNERS = ("upper right", "upper left", "lower right", "lower left")
+
+
+def _legend_clear_of_bars(ax) -> None:
+    """The legend in the first corner where it covers no bar and no value label (a row whose last value is
+    its largest has its tallest bar and that bar's label in the upper right); upper right if none is."""
+    renderer = ax.figure._get_renderer()
+    for corner in LEGEND_CORNERS:
+        box = ax.legend(loc=corner, fontsize=8)
+        ax.figure.draw_without_rendering()
+        box = box.get_window_extent(renderer)
+        if not any(a.get_window_extent(renderer).overlaps(box) for a in [*ax.patches, *ax.texts] if a.get_visible()):
+            return
+    ax.legend(loc=LEGEND_CORNERS[0], fontsize=8)
+
+
 def before_after(data, y=None, ax=None, eps: float = DEFAULT_EPS):
     """Each feature's value before LayerNorm (x) and after (y), side by side.
 
@@ -171,7 +187,7 @@ def before_after(data, y=None, ax=None, eps: float = DEFAULT_EPS):
         if rows > 1:
             panel.title.set_fontsize(10)
         panel.set_ylim(-1.3 * top, 1.3 * top)
-    axes.flat[0].legend(loc="upper right", fontsize=8)
+    _legend_clear_of_bars(axes.flat[0])
     if rows > 1 or ax is None:
         figure.suptitle(
             "Before and after LayerNorm, feature by feature" + (" (σ: spread without ε)" if rows > 1 else "")

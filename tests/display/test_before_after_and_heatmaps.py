@@ -360,3 +360,16 @@ def test_a_table_of_large_values_keeps_the_places_it_was_given():
     assert sorted(t.get_text() for t in heatmaps(figure)[0].texts) == sorted(f"{v:.2f}" for v in x.ravel())
     lines = plots.matrix_heatmaps_text(x).splitlines()
     assert [line.split()[2:5] for line in lines[2:]] == [[f"{v:.2f}" for v in row] for row in x]
+
+
+@pytest.mark.parametrize("row", [[1.0, 2.0, 3.0], [-1.0, -1.0, 2.0], [0.01, 0.02, 0.03], [3.0, -3.0, 3.0], X[0]])
+def test_before_after_legend_covers_no_bar_and_no_value(row):
+    """A row whose last value is its largest has its tallest bar, and that bar's value, in the upper right."""
+    for figure in (plots.before_after(row), plots.before_after([row, row])):
+        ax = figure.axes[0]
+        figure.canvas.draw()
+        renderer = figure.canvas.get_renderer()
+        legend = ax.get_legend().get_window_extent(renderer)
+        covered = [a for a in [*ax.patches, *ax.texts] if a.get_window_extent(renderer).overlaps(legend)]
+        assert not covered, [getattr(a, "get_text", a.get_label)() for a in covered]
+        plt.close(figure)
