@@ -23,6 +23,8 @@ from helpers import plots  # noqa: E402
 from conftest import LESSON_X as X  # noqa: E402
 from conftest import PUBLISHED_OUTPUT, numpy_layer_norm  # noqa: E402
 
+pytestmark = pytest.mark.draws  # each renders a figure: `run.py test --fast` leaves them out
+
 BLUE, ORANGE = "#0072b2", "#e69f00"  # Okabe–Ito: before, after
 
 

@@ -26,6 +26,8 @@ from conftest import EPS, numpy_layer_norm  # noqa: E402
 from conftest import LESSON_X as X  # noqa: E402
 from conftest import PUBLISHED_OUTPUT as PUBLISHED  # noqa: E402
 
+pytestmark = pytest.mark.draws  # each renders a figure: `run.py test --fast` leaves them out
+
 U = np.array([1.0, -1.0, 0.0]) / math.sqrt(2)
 V = np.array([1.0, 1.0, -2.0]) / math.sqrt(6)
 ROOT3 = math.sqrt(3)

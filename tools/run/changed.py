@@ -6,7 +6,8 @@ ignore. From them:
 
 * the tests of the packages touched: helpers/<package>/… → tests/<package>/ (helpers/plots → tests/display,
   helpers' top-level modules → tests/core), classroom/… → tests/classroom/, a changed test file itself;
-  run as `--fast` runs them (not browser, hub or slow; two workers), then ruff on the changed Python files;
+  run as `--fast` runs them (not browser, hub or slow; two workers) but with the figures' tests (draws), then
+  ruff on the changed Python files;
 * the notebooks those modules feed, read from pyproject.toml's [tool.mutmut.notebooks] (the map kept for
   mutmut), and any changed notebook: each re-executed from a fresh kernel (`run.py execute`) and then
   checked with nbval, so that what a learner sees is the new output and it is reproducible.
@@ -89,8 +90,8 @@ BASE_VARIABLE = "LAYERNORM_CHANGED_BASE"  # what "changed" is measured from: mai
 
 def cmd_test_changed(extra: list[str], base: str | None = None) -> int:
     from tools.run.tests import (  # here, so that tests.py may import this module
+        CHANGED_MARKERS,
         FAST_LEAVES_OUT,
-        FAST_MARKERS,
         HYPOTHESIS_PROFILE_VARIABLE,
         NBVAL_FIX_PLUGIN,
         SANITIZE_CFG,
@@ -114,7 +115,7 @@ def cmd_test_changed(extra: list[str], base: str | None = None) -> int:
     os.environ[fast_order.ENVIRONMENT] = str(fast_order.DURATIONS)  # its modules too, the longest first
     keep_bytecode()
     if targets:
-        cmd = [str(python), "-m", "pytest", *targets, "-m", FAST_MARKERS, "-q", "-p", "no:cacheprovider"]
+        cmd = [str(python), "-m", "pytest", *targets, "-m", CHANGED_MARKERS, "-q", "-p", "no:cacheprovider"]
         cmd += FAST_LEAVES_OUT
         codes.append(run([*cmd, *fast_workers(python, extra), *extra]))
     if code_files:

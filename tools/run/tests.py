@@ -60,10 +60,14 @@ def _names_a_path(arg: str) -> bool:
 
 
 # `run.py test --fast`: every test under tests/ but those marked browser (Chromium, JupyterLab, Voila, npm),
-# hub (a real JupyterHub, as root) or slow (seconds each: kernels, subprocess sweeps); chosen by marker
-# (pyproject.toml), so a new quick test is in the daily loop without being listed anywhere.
-FAST_LEAVES_OUT_MARKERS = ("browser", "hub", "slow")
+# hub (a real JupyterHub, as root), slow (seconds each: kernels, subprocess sweeps) or draws (figures rendered
+# to measure what they show, a third of a second or more each: the plots' own tests, which `--changed` runs
+# when helpers/plots changes); chosen by marker (pyproject.toml), so a new quick test is in the daily loop
+# without being listed anywhere.
+FAST_LEAVES_OUT_MARKERS = ("browser", "hub", "slow", "draws")
 FAST_MARKERS = " and ".join(f"not {marker}" for marker in FAST_LEAVES_OUT_MARKERS)
+# `run.py test --changed`: the touched packages' tests as `--fast` runs them, and the drawing ones too.
+CHANGED_MARKERS = " and ".join(f"not {marker}" for marker in FAST_LEAVES_OUT_MARKERS if marker != "draws")
 
 # On a machine with two cores or more, a full run is three parts at once: the browser tests (JupyterLab,
 # Voila, Chromium), one after the other as they always ran, then the Colab-like pass, with their output live;
