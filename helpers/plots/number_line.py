@@ -113,7 +113,10 @@ class NumberLine:
                 segments.append([(value, 0.08), (value, height - 0.04)])
                 self.labels.append(ax.text(value, height, text, ha=align, fontsize=LABEL_FONT_SIZE))
         self.leaders.set_segments(segments)
-        ax.set_title(f"{TITLE}: {numbers_title(record)}")
+        title = f"{TITLE}: {numbers_title(record)}"
+        if _title_width(title) > 0.95 * ax.figure.get_figwidth() * 72:  # past the figure's edges: two lines
+            title = f"{TITLE}:\n{numbers_title(record)}"
+        ax.set_title(title)
 
 
 def number_line(record, ax=None):
@@ -129,6 +132,16 @@ def number_line(record, ax=None):
         _, ax = plt.subplots(figsize=(8, 2.8), layout="constrained")
     NumberLine(ax).update(record)
     return ax.figure
+
+
+def _title_width(title: str) -> float:
+    """The title's width in points, at the size matplotlib draws an axes' title."""
+    import matplotlib
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import text_to_path
+
+    font = FontProperties(size=matplotlib.rcParams["axes.titlesize"])
+    return text_to_path.get_text_width_height_descent(title, font, ismath=False)[0]
 
 
 def label_widths(ax, labels) -> tuple[list[float], float]:

@@ -425,6 +425,19 @@ def test_number_line_title_and_axis_names_are_inside_its_figure(row):
     plt.close(figure)
 
 
+@pytest.mark.parametrize(
+    "row", [[-1e150, 2e150, 3.5e150], [-123456.789, -234567.891, -345678.912], [-1234.5678, 0.001, 98765.4321]]
+)
+def test_number_line_title_of_long_numbers_is_whole_inside_its_figure(row):
+    figure, ax = drawn_number_line(np.array(row))
+    texts_inside_the_figure(figure)
+    record = helpers.layer_norm_steps(np.array(row))
+    from helpers.display.number_line import numbers_title
+
+    assert ax.get_title().replace(":\n", ": ") == f"The row on a number line: {numbers_title(record)}"
+    plt.close(figure)
+
+
 def test_figure_and_axes_makes_a_figure_of_the_size_asked_with_its_labels_inside():
     figure, ax = figure_and_axes(None, (3.0, 2.0))
     np.testing.assert_allclose(figure.get_size_inches(), (3.0, 2.0))
