@@ -550,14 +550,16 @@ def test_a_label_with_no_room_outwards_goes_to_the_nearest_clear_place():
     from matplotlib.patches import Rectangle
 
     radius = 1.5
-    anchor = (0.3, 0.0)  # inside the circle, its way out covered by a wall of other content
+    anchor = (0.3, 0.2)  # inside the circle, its way out covered by a wall of other content
     figure, ax, labels = labelled_scene([anchor])
     wall = ax.add_patch(Rectangle((0.5, -4), 3.5, 8, color="0.9"))
     room.place_labels(ax, labels, [anchor], radius, obstacles=[wall])
     cx, cy = labels[0].get_position()
     assert (cx, cy) != anchor, "the label was not placed"
     assert_placed_as_promised(ax, labels, [anchor], radius, obstacles=[wall])
-    assert math.hypot(cx - anchor[0], cy - anchor[1]) < 2.5, "not near its point"
+    # just past the circle, beside the wall: the circle's radius from 0, less a little for the label's corner
+    assert math.hypot(cx - anchor[0], cy - anchor[1]) < radius + math.hypot(*anchor), "not the nearest clear place"
+    assert cx < 0.5, "on the wall's side"
 
 
 def test_a_label_with_no_clear_place_anywhere_stays_where_it_was():
