@@ -89,6 +89,7 @@ def test_segments_cross_exactly_when_they_meet_inside_both(scale):
 def test_segments_that_only_touch_or_share_an_end_do_not_cross():
     s = 0.1  # small numbers, so a product of two sides is under 1
     assert not room._segments_cross((0, 0), (2 * s, 0), (s, 0), (s, s))  # one ends on the other
+    assert not room._segments_cross((0, 0), (s, 0), (s, -s), (s, s))
     assert not room._segments_cross((s, 0), (s, s), (0, 0), (2 * s, 0))
     assert not room._segments_cross((0, 0), (s, s), (s, s), (2 * s, 0))  # a shared end
     assert not room._segments_cross((0, 0), (2 * s, 0), (s, 0), (3 * s, 0))  # along one line
@@ -209,6 +210,8 @@ def test_room_svg_ids_are_its_own_and_every_reference_finds_its_id():
         references = re.findall(r"url\(#([^)]+)\)", body) + re.findall(r'href="#([^"]+)"', body)
         assert references, "the test figure has clip paths and markers"
         assert set(references) <= set(ids), "a reference to an id the picture lacks"
+        clips = re.findall(r'clip-path="([^"]*)"', body)
+        assert clips and all(re.fullmatch(r"url\(#([^)]+)\)", clip)[1] in ids for clip in clips), "a lost clip path"
         (picture,) = [i for i in ids if i.endswith("picture")]
         assert parsed(body).get("id") == picture
         assert any(i.endswith("-row-1") for i in ids), "the gid 'row 1' as an id without a space"
@@ -533,6 +536,19 @@ def test_a_label_whose_way_out_is_taken_turns_a_little_from_it():
     assert math.hypot(cx, cy) < radius + 0.05 + math.hypot(box.width, box.height) / 2
 
 
+def test_a_label_turns_away_from_the_side_an_obstacle_leans_to():
+    radius = 1.5
+    anchor = (1.4, 0.0)
+    for lean, side in ((0.12, -1), (-0.12, 1)):
+        figure, ax, labels = labelled_scene([anchor])
+        blocker = ax.text(2.3, lean, "BLOCKED", fontsize=14, ha="center", va="center")
+        room.place_labels(ax, labels, [anchor], radius, obstacles=[blocker])
+        cx, cy = labels[0].get_position()
+        assert np.sign(cy) == side, "turned towards the obstacle, not the short way round it"
+        assert abs(math.atan2(cy, cx)) <= math.radians(70)
+        assert_placed_as_promised(ax, labels, [anchor], radius, obstacles=[blocker])
+
+
 def test_labels_all_round_the_circle_clear_each_other_and_their_leaders_do_not_cross():
     radius = 1.5
     angles = np.radians([0, 12, 95, 185, 300])
@@ -550,7 +566,7 @@ def test_a_label_with_no_room_outwards_goes_to_the_nearest_clear_place():
     from matplotlib.patches import Rectangle
 
     radius = 1.5
-    anchor = (0.3, 0.2)  # inside the circle, its way out covered by a wall of other content
+    anchor = (0.3, 0.0)  # inside the circle, its way out covered by a wall of other content
     figure, ax, labels = labelled_scene([anchor])
     wall = ax.add_patch(Rectangle((0.5, -4), 3.5, 8, color="0.9"))
     room.place_labels(ax, labels, [anchor], radius, obstacles=[wall])
@@ -558,7 +574,8 @@ def test_a_label_with_no_room_outwards_goes_to_the_nearest_clear_place():
     assert (cx, cy) != anchor, "the label was not placed"
     assert_placed_as_promised(ax, labels, [anchor], radius, obstacles=[wall])
     # just past the circle, beside the wall: the circle's radius from 0, less a little for the label's corner
-    assert math.hypot(cx - anchor[0], cy - anchor[1]) < radius + math.hypot(*anchor), "not the nearest clear place"
+    (box,) = data_boxes(ax, labels)
+    assert math.hypot(cx - anchor[0], cy - anchor[1]) < radius + 2 * box.height + 0.1, "not the nearest clear place"
     assert cx < 0.5, "on the wall's side"
 
 
