@@ -30,6 +30,8 @@ from helpers.plots.style import figure_and_axes  # noqa: E402
 from conftest import EPS  # noqa: E402
 from conftest import LESSON_X as X  # noqa: E402
 
+pytestmark = pytest.mark.draws  # most render a figure: `run.py test --fast` leaves them out
+
 SVG = "{http://www.w3.org/2000/svg}"
 
 
