@@ -228,7 +228,9 @@ def _label_box(centre, text: str, text_size: float) -> tuple[float, float, float
 def extra_label_place(point, text: str, markers, placed: list, text_size: float = 8):
     """Where the label of an extra point goes: the first place, going round the point from the side facing
     the centre, whose box holds no marker, overlaps no label placed before and is nearer ``point`` than any
-    other marker. Appends its box to ``placed``; falls back to the side facing the centre."""
+    other marker. Appends its box to ``placed``. With no such place: the place overlapping no earlier
+    label that comes nearest to being nearer ``point`` than any other marker; with none, the side facing
+    the centre."""
     distance = float(np.linalg.norm(point))
     toward_centre = math.atan2(-point[1], -point[0]) if distance > 0 else -math.pi / 2
     others = [m for m in markers if float(np.linalg.norm(m - point)) > 0.25]  # a row on the cross is by it too
