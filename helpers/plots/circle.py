@@ -230,7 +230,7 @@ def extra_label_place(point, text: str, markers, placed: list, text_size: float 
     the centre, whose box holds no marker, overlaps no label placed before and is nearer ``point`` than any
     other marker. Appends its box to ``placed``. With no such place: the place overlapping no earlier
     label that comes nearest to being nearer ``point`` than any other marker; with none, the side facing
-    the centre."""
+    the centre (below a point within 0.9 of it)."""
     distance = float(np.linalg.norm(point))
     toward_centre = math.atan2(-point[1], -point[0]) if distance > 0 else -math.pi / 2
     others = [m for m in markers if float(np.linalg.norm(m - point)) > 0.25]  # a row on the cross is by it too
