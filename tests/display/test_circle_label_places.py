@@ -27,6 +27,8 @@ from helpers import plots  # noqa: E402
 
 from conftest import LESSON_X as X  # noqa: E402
 
+pytestmark = pytest.mark.draws  # each renders a figure: `run.py test --fast` leaves them out
+
 OKABE_ITO = {"#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#000000"}
 GREYS = {"#999999", "#bbbbbb", "#777777", "#666666"}
 
