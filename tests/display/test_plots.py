@@ -31,6 +31,8 @@ from conftest import (
 )
 from conftest import LESSON_X as X  # noqa: E402
 
+pytestmark = pytest.mark.draws  # most render a figure: `run.py test --fast` leaves them out
+
 OKABE_ITO = {"#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#000000"}
 
 
