@@ -25,25 +25,29 @@ _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _MINUS_LOOKALIKES = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2012": "-", "\ufe63": "-", "\uff0d": "-"})
 
 
+class NotFiniteError(ValueError):
+    """A number written as NaN, infinity, or too large to store: readable, but not a finite number."""
+
+
 def parse_number(text: str) -> float:
     """Read one number the way a person writes it, e.g. ``"-0.299"``, ``"1e-5"`` or ``"−0.299"``.
 
     Raises ``ValueError`` in plain words for anything else: an empty cell, a word, NaN, infinity,
-    or a number too large for a float (such as ``1e400``).
+    or a number too large for a float (such as ``1e400``); for the last three, ``NotFiniteError``.
     """
     cleaned = str(text).strip().translate(_MINUS_LOOKALIKES)
     if not cleaned:
         raise ValueError("is empty; type a number")
     lowered = cleaned.lower().lstrip("+-")
     if lowered in {"nan", "na", "n/a"}:
-        raise ValueError(f"'{cleaned}' is not a number (NaN); type a real number")
+        raise NotFiniteError(f"'{cleaned}' is not a number (NaN); type a real number")
     if lowered in {"inf", "infinity", "∞"}:
-        raise ValueError(f"'{cleaned}' is infinity; LayerNorm needs finite numbers")
+        raise NotFiniteError(f"'{cleaned}' is infinity; LayerNorm needs finite numbers")
     if not _NUMBER.fullmatch(cleaned):
         raise ValueError(f"'{cleaned}' is not a number")
     value = float(cleaned)
     if not math.isfinite(value):
-        raise ValueError(f"'{cleaned}' is too large to store as a number (over about 1.8e308)")
+        raise NotFiniteError(f"'{cleaned}' is too large to store as a number (over about 1.8e308)")
     return value
 
 

@@ -11,7 +11,7 @@ import re
 import ipywidgets as widgets
 import numpy as np
 
-from helpers.core.data import parse_number
+from helpers.core.data import NotFiniteError, parse_number
 from helpers.widgets.accessibility import host_fixes_bundle, needs_host_fixes
 
 # ipywidgets 8 gives a widget's text form through _repr_mimebundle_, 7.x through _ipython_display_.
@@ -184,21 +184,13 @@ def sentence(text: str) -> str:
     return text if text.endswith(".") else f"{text}."
 
 
-def _spelled_non_finite(text: str) -> bool:
-    """True for text Python reads as infinity or NaN ("inf", "-Infinity", "nan"), which parse_number refuses."""
-    try:
-        return not math.isfinite(float(text.strip().replace("\u2212", "-")))
-    except ValueError:
-        return False
-
-
 def number_argument(value, name: str) -> float:
     """A finite number given in code (or as text), or a ValueError naming ``name``."""
     try:
         number = parse_number(value) if isinstance(value, str) else float(value)
+    except NotFiniteError:  # "inf", "nan" as text: refused as math.inf and math.nan are
+        raise ValueError(f"{name} must be a finite number; got {value!r}.") from None
     except (TypeError, ValueError):
-        if isinstance(value, str) and _spelled_non_finite(value):  # "inf", "nan": as math.inf and math.nan are
-            raise ValueError(f"{name} must be a finite number; got {value!r}.") from None
         raise ValueError(f"{name} must be a number; got {value!r}.") from None
     if not math.isfinite(number):
         raise ValueError(f"{name} must be a finite number; got {value!r}.")
