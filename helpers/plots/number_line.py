@@ -134,25 +134,23 @@ def number_line(record, ax=None):
     return ax.figure
 
 
+def _text_width(text: str, size) -> float:
+    """``text``'s width in points at font ``size`` (points, or a name such as "large"), from the font's advance
+    widths, laid out as matplotlib lays them out: no glyph outlines needed."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import text_to_path
+
+    return text_to_path.get_text_width_height_descent(text, FontProperties(size=size), ismath=False)[0]
+
+
 def _title_width(title: str) -> float:
     """The title's width in points, at the size matplotlib draws an axes' title."""
     import matplotlib
-    from matplotlib.font_manager import FontProperties
-    from matplotlib.textpath import text_to_path
 
-    font = FontProperties(size=matplotlib.rcParams["axes.titlesize"])
-    return text_to_path.get_text_width_height_descent(title, font, ismath=False)[0]
+    return _text_width(title, matplotlib.rcParams["axes.titlesize"])
 
 
 def label_widths(ax, labels) -> tuple[list[float], float]:
-    """Each label's width and the padding beside it, as fractions of the axes' width (from the font's
-    advance widths, laid out as matplotlib lays them out: no glyph outlines needed)."""
-    from matplotlib.font_manager import FontProperties
-    from matplotlib.textpath import text_to_path
-
+    """Each label's width and the padding beside it, as fractions of the axes' width."""
     axes_points = ax.get_position().width * ax.figure.get_figwidth() * 72
-    font = FontProperties(size=LABEL_FONT_SIZE)
-    widths = [
-        text_to_path.get_text_width_height_descent(label, font, ismath=False)[0] / axes_points for label in labels
-    ]
-    return widths, _LABEL_PADDING_POINTS / axes_points
+    return [_text_width(label, LABEL_FONT_SIZE) / axes_points for label in labels], _LABEL_PADDING_POINTS / axes_points
