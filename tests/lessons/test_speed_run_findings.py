@@ -8,32 +8,20 @@ import math
 import statistics
 
 import pytest
+from test_speed_checks import FEATURES, result
 
 from helpers.lessons.speed import checks as speed_checks
 from helpers.lessons.speed import timing as speed
 
 LLC = 32 * 2**20  # the last-level cache of the hand-made runs: 32 MiB
-ROWS, FEATURES = 64, 1024
+ROWS = 64
 ALL_WELL = [100e-6, 100e-6, 100e-6]
 
 
 def case(name, regime, medians, direction="forward", buffers=1, rows=ROWS, threads=1, calls=100):
-    moved = speed.bytes_moved(rows, FEATURES, direction)
-    return {
-        "implementation": name,
-        "regime": regime,
-        "rows": rows,
-        "features": FEATURES,
-        "threads": threads,
-        "output_buffers": buffers,
-        "calls": [calls] * len(medians),
-        "faulted_calls": [0] * len(medians),
-        "page_faults_per_call": 0.0,
-        "bytes_moved": moved,
-        "working_set_bytes": buffers * moved,
-        "repeat_medians": list(medians),
-        "gb_per_s": speed.gb_per_s(moved, statistics.median(medians)),
-    }
+    """One timed case of a hand-made run (test_speed_checks' ``result``), with ``calls`` timed calls per repeat."""
+    built = result(name, regime, medians, rows=rows, threads=threads, direction=direction, buffers=buffers)
+    return {**built, "calls": [calls] * len(medians)}
 
 
 def run(*extra) -> dict:
