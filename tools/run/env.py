@@ -45,14 +45,36 @@ def venv_python(venv: Path = VENV) -> Path:
     return venv / "bin" / "python"
 
 
-def requirements_hash(requirements: Path = REQUIREMENTS) -> str:
+# pyproject.toml's tables that change what ``pip install -e .`` installs; the rest (pytest's, ruff's, mutmut's
+# settings) can change without reinstalling anything.
+INSTALL_TABLES = ("build-system", "project", "tool.setuptools")
+
+
+def install_part(text: str) -> str:
+    """The lines of pyproject.toml's install tables (``INSTALL_TABLES`` and their sub-tables), in order."""
+    kept, keep = [], False
+    for line in text.replace("\r\n", "\n").splitlines():
+        header = re.match(r"\[\[?\s*([A-Za-z0-9_.\-\" ]+?)\s*\]\]?\s*(#.*)?$", line)
+        if header:
+            name = header.group(1).replace('"', "").replace(" ", "")
+            keep = any(name == table or name.startswith(table + ".") for table in INSTALL_TABLES)
+        if keep:
+            kept.append(line)
+    return "\n".join(kept) + "\n"
+
+
+def requirements_hash(requirements: Path = REQUIREMENTS, pyproject: Path = PYPROJECT) -> str:
+    """What the venv's stamp records: requirements.txt whole, and pyproject.toml's install tables only."""
     digest = hashlib.sha256()
-    for path in (requirements, PYPROJECT):
+    for path in (requirements, pyproject):
         if not path.is_file():
             raise Failure(f"error: {path.name} is missing from {ROOT}")
         digest.update(path.name.encode() + b"\0")
         # Normalise line endings so a Windows checkout hashes the same.
-        digest.update(path.read_bytes().replace(b"\r\n", b"\n"))
+        text = path.read_bytes().replace(b"\r\n", b"\n")
+        if path.name == "pyproject.toml":
+            text = install_part(text.decode("utf-8")).encode("utf-8")
+        digest.update(text)
         digest.update(b"\0")
     return digest.hexdigest()
 
