@@ -21,6 +21,8 @@ The rules, from strictest to loosest:
 * :data:`HAND_DRIFT`: rounding by hand moved a value when it is off by more than this share of its size.
 * :data:`EPS_MATCH`: a measured ε is a known default (1e-5, 1e-6, …) when this near it.
 * :data:`PUBLISHED_CLOSE`: a published table is "close" (right to one decimal place).
+* :func:`stored_output_room`: how far a correct LayerNorm output stored in float32 or float16 can be from the
+  exact one, so that a table of it is not read to more places than its own arithmetic holds.
 """
 
 from __future__ import annotations
@@ -106,6 +108,27 @@ def result_room(quantity: str, x, eps: float = 0.0, dtype=np.float64, scale=None
     else:
         raise ValueError(f"No room is defined for {quantity!r}.")
     return (relative, atol.reshape(()) if quantity in ("mean", "variance", "std") else atol)
+
+
+def stored_output_room(x, dtype) -> float:
+    """How far a correct LayerNorm output (γ = 1, β = 0) of ``x``, stored in ``dtype``, can be from the exact one.
+
+    Row by row: ``x`` rounded to ``dtype`` moves x̂ by up to 2u·max|x|/σ; sums in float32 (PyTorch computes a
+    float16 LayerNorm in float32 too) n·u₃₂·max|x|/σ; storing the output u·max|x̂|. Twice their sum, the
+    largest over the rows with σ > 0 (0.0 when no row has one). float64's arithmetic counts as exact here."""
+    x = np.asarray(x, dtype=np.float64)
+    unit = unit_roundoff(dtype)
+    if unit == UNIT_ROUNDOFF["float64"]:
+        return 0.0
+    n = x.shape[-1]
+    sigma = np.sqrt(x.var(axis=-1))
+    spread = sigma > 0
+    if not spread.any():
+        return 0.0
+    top = np.max(np.abs(x), axis=-1)[spread] / sigma[spread]  # max|x| / σ
+    largest = np.max(np.abs(x[spread] - x[spread].mean(axis=-1, keepdims=True)), axis=-1) / sigma[spread]
+    sums = n * UNIT_ROUNDOFF["float32"]
+    return float(np.max(2 * ((2 * unit + sums) * top + unit * largest)))
 
 
 def close_at(value, expected, room) -> bool:

@@ -75,6 +75,11 @@ def _table_notes(t) -> list[str]:
         notes = [f"✗ No single convention and ε explains every row to {t.places} places."]
     if t.unexplained_rows:
         notes.append(f"✗ Rows no convention gives from x with any ε: {_listing(t.unexplained_rows)}.")
+    if t.held_by:
+        notes.append(
+            f"y is {t.held_by}: past {t.places} places its digits are its own arithmetic's rounding, "
+            f"so it is read to {t.places}."
+        )
     return notes
 
 

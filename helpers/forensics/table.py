@@ -24,9 +24,10 @@ from helpers.core.published_table import (
     PublishedOutputCheck,
     check_published_output,
 )
-from helpers.core.tolerance import past, within
+from helpers.core.tolerance import past, stored_output_room, within
 from helpers.forensics.call import Caller, CallProblem
 from helpers.forensics.fingerprints import Fingerprint, fingerprint
+from helpers.forensics.precision import rounded
 from helpers.forensics.probes import torch_layer_norm
 from helpers.forensics.words import departures
 
@@ -65,6 +66,7 @@ class TableFingerprint:
     places: int
     checks: dict  # axis -> PublishedOutputCheck (an axis with fewer than 2 values per line is left out)
     explanations: tuple  # one Explanation per (axis, convention), best first
+    held_by: str | None = None  # "float32" when y's type holds fewer places than its digits show (then places)
 
     @property
     def explained_by(self) -> tuple:
@@ -107,6 +109,9 @@ def fingerprint_table(x, y, places: int | None = None) -> TableFingerprint:
     """Which LayerNorm (axis, variance, ε placement, ε) turns ``x`` into the printed ``y``, row by row.
 
     ``places``: how many decimals ``y`` was printed with (default: read from its digits). γ = 1, β = 0.
+    A float32 or float16 ``y`` whose digits go past what a correct output in its type can be trusted to
+    (:func:`helpers.core.tolerance.stored_output_room`) is read to those places instead, and ``held_by``
+    names its type: its last digits are its own arithmetic's rounding, not the convention's.
     Raises ValueError in plain words for tables that cannot be compared. Introduced in notebook 13.
     """
     inputs, outputs = _rectangular(x, "x"), _rectangular(y, "y")
@@ -120,7 +125,13 @@ def fingerprint_table(x, y, places: int | None = None) -> TableFingerprint:
         raise ValueError(
             f"x has shape {inputs.shape} and y has shape {outputs.shape}; they need the same rows and columns."
         )
-    places = printed_places(y) if places is None else places  # y in its own type: float32 digits read as such
+    held_by = None
+    if places is None:
+        places = printed_places(y)  # y in its own type: float32 digits read as such
+        kind = held_in(y)
+        held = None if kind is None else _places_held(inputs, kind)
+        if held is not None and held < places:
+            places, held_by = held, kind
     checks = {}
     for axis in AXES:
         a, b = (inputs, outputs) if axis == "rows" else (inputs.T, outputs.T)
@@ -130,7 +141,28 @@ def fingerprint_table(x, y, places: int | None = None) -> TableFingerprint:
         raise ValueError("Each row and each column has a single value; LayerNorm needs at least 2.")
     explanations = [_explanation(axis, k, check) for axis, check in checks.items() for k in range(len(CONVENTIONS))]
     explanations.sort(key=lambda e: (not e.explains_all, -len(e.rows), AXES.index(e.axis)))
-    return TableFingerprint(int(places), checks, tuple(explanations))
+    return TableFingerprint(int(places), checks, tuple(explanations), held_by)
+
+
+def held_in(y) -> str | None:
+    """The type a float32 or float16 ``y``'s values were computed in, as far as its values tell: the coarsest of
+    bfloat16 and float16 that holds every finite value exactly, else its own type (None for float64 and others:
+    a float64 table is read by its digits alone)."""
+    given = np.asarray(y)
+    if given.dtype not in (np.float32, np.float16):
+        return None
+    values = given.astype(np.float64)
+    values = values[np.isfinite(values)]
+    for kind in ("bfloat16", "float16"):
+        if kind != given.dtype.name and values.size and np.array_equal(rounded(values, kind), values):
+            return kind
+    return given.dtype.name
+
+
+def _places_held(x, dtype) -> int | None:
+    """The most places a correct LayerNorm output of ``x`` stored in ``dtype`` is right to (None: no limit)."""
+    room = stored_output_room(x, dtype)
+    return None if room == 0 else max(0, math.floor(math.log10(0.5 / room)))
 
 
 def _rectangular(table, name: str) -> np.ndarray:

@@ -1,0 +1,109 @@
+"""A table handed over as float32 or float16 numbers, not printed ones: its last digits are its own arithmetic's
+rounding. PyTorch's own output, unrounded, must be read as PyTorch's, to the places its type can hold, and
+the table must say so; a float64 table is read by its digits alone, and a wrong convention stays wrong."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import helpers
+from helpers.core.tolerance import stored_output_room
+from helpers.forensics.table import fingerprint_table, held_in
+
+LESSON = np.asarray(helpers.load_residual(), dtype=np.float64)
+
+
+def torch_output(x, dtype=torch.float32, eps=1e-5):
+    return torch.nn.functional.layer_norm(torch.tensor(x, dtype=dtype), (x.shape[1],), eps=eps).float().numpy()
+
+
+def exact(x, eps=1e-5, divisor=None):
+    n = x.shape[1]
+    centred = x - x.mean(axis=1, keepdims=True)
+    return centred / np.sqrt((centred**2).sum(axis=1, keepdims=True) / (divisor or n) + eps)
+
+
+@pytest.mark.parametrize("scale, shift", [(1.0, 0.0), (1.0, 100.0), (0.01, 5.0), (30.0, -2.0)])
+def test_pytorchs_raw_float32_output_is_explained_by_pytorchs_convention(scale, shift):
+    x = LESSON * scale + shift
+    found = fingerprint_table(x, torch_output(x))
+    assert found.held_by == "float32"
+    best = found.explained_by
+    assert best and best[0].convention.short_name == "÷ n, ε inside √ (PyTorch)" and best[0].axis == "rows"
+    assert best[0].eps_low <= 1e-5 <= best[0].eps_high
+    assert str(found).splitlines()[-1] == (
+        f"  y is float32: past {found.places} places its digits are its own arithmetic's rounding, "
+        f"so it is read to {found.places}."
+    )
+
+
+def test_the_places_read_are_as_many_as_float32_holds_and_no_more():
+    """Read to p places, every value must be within half a unit of the exact output; the room says how far it can be."""
+    y = torch_output(LESSON)
+    found = fingerprint_table(LESSON, y)
+    room = stored_output_room(LESSON, "float32")
+    assert 0.5 * 10.0**-found.places >= room > 0.5 * 10.0 ** -(found.places + 1)
+    assert np.abs(y - exact(LESSON)).max() <= room
+
+
+def test_a_float32_table_printed_to_fewer_places_is_read_to_those():
+    y = np.round(torch_output(LESSON), 3)
+    found = fingerprint_table(LESSON, y)
+    assert (found.places, found.held_by) == (3, None)
+    assert "its own arithmetic" not in str(found)
+
+
+def test_a_float64_table_is_read_by_its_digits_alone():
+    y = exact(LESSON)
+    found = fingerprint_table(LESSON, y)
+    assert (found.places, found.held_by) == (12, None)
+    assert found.explained_by[0].convention.short_name == "÷ n, ε inside √ (PyTorch)"
+
+
+def test_a_wrong_convention_in_float32_is_still_not_pytorchs():
+    unbiased = exact(LESSON, divisor=LESSON.shape[1] - 1).astype(np.float32)
+    found = fingerprint_table(LESSON, unbiased)
+    names = [e.convention.short_name for e in found.explained_by]
+    assert "÷ n, ε inside √ (PyTorch)" not in names and "÷ (n − 1), ε inside √" in names
+
+
+def test_half_precision_outputs_are_read_in_their_own_type_even_inside_float32():
+    for dtype, name in ((torch.float16, "float16"), (torch.bfloat16, "bfloat16")):
+        y = torch_output(LESSON, dtype)  # handed over as float32
+        found = fingerprint_table(LESSON, y)
+        assert found.held_by == name
+        assert "÷ n, ε inside √ (PyTorch)" in [e.convention.short_name for e in found.explained_by]
+
+
+@pytest.mark.parametrize(
+    "values, kind",
+    [
+        (np.float32([[0.1, -1.3, 2.7]]), "float32"),
+        (np.float32([[0.5, -1.25, 3.0]]), "bfloat16"),
+        (np.float32([[0.5009765625, -1.25, 3.0]]), "float16"),  # 11 significant bits: float16, not bfloat16
+        (np.float16([[0.5009765625, -1.25]]), "float16"),
+        (np.float64([[0.5, -1.25]]), None),
+        (np.array([[1, 2]]), None),
+    ],
+)
+def test_the_type_a_table_was_computed_in_is_the_coarsest_that_holds_it(values, kind):
+    assert held_in(values) == kind
+
+
+def test_the_room_bounds_pytorchs_error_on_many_matrices():
+    generator = np.random.default_rng(7)
+    for _ in range(60):
+        rows, n = generator.integers(1, 6), generator.integers(2, 9)
+        x = generator.normal(generator.normal(0, 50), generator.uniform(0.01, 10), size=(rows, n))
+        for dtype, name in ((torch.float32, "float32"), (torch.float16, "float16"), (torch.bfloat16, "bfloat16")):
+            if name != "float32" and np.abs(x).max() > 1000:
+                continue  # far past what half precision stores usefully
+            off = np.abs(torch_output(x, dtype) - exact(x)).max()
+            assert off <= stored_output_room(x, name), (name, x)
+
+
+def test_no_room_where_nothing_rounds_or_nothing_spreads():
+    assert stored_output_room(LESSON, "float64") == 0.0
+    assert stored_output_room(np.ones((2, 3)), "float32") == 0.0
