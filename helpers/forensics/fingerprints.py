@@ -31,7 +31,9 @@ there does not fit (its residuals against an exact LayerNorm of the conventions 
 that rounding, or ε's placement is unclear, or the one-pass probe fails), coarser precisions are tried
 (float32, float16, bfloat16: statistics computed in a lower precision than the output, as T5's
 LayerNorm does), each held to a few of its own roundings, and kept only when its residuals are of that
-size. "Not a LayerNorm" is said only when no precision fits; a fit between two precisions is "cannot
+size; the coarsest whose band they reach names it. float16 and bfloat16 residuals overlap, their ranges do
+not: statistics that still give the output for a matrix 1000 times wider (a variance past float16's 65504)
+are bfloat16's. "Not a LayerNorm" is said only when no precision fits; a fit between two precisions is "cannot
 tell". A torch module is also probed in its own type. With fork available the whole fingerprint runs in
 a child process that is killed at the time limit, so the limit holds for long C calls too
 (``helpers.forensics.isolate``).
@@ -211,8 +213,10 @@ def _choose(ctx: Context) -> Fingerprint:
     masked = 4 * SLACK * ctx.floor > roundoff(ctx.work) ** FITS  # its noise hides rounding finer than its own
     if fits:  # its residuals are its types' rounding (a one-pass variance too)
         return _tried(first, (ctx.work,), not masked)
-    tried, between = [ctx.work], None
+    tried, between, kept = [ctx.work], None, None
     for precision in (p for p in ORDER if roundoff(p) > roundoff(ctx.work)):
+        if kept is not None and _residual(kept) < roundoff(precision) / IN_BAND:
+            break  # its residuals do not reach this coarser precision's band: the one kept names it
         tried.append(precision)
         try:
             found = judge(ctx, precision, strict=True)
@@ -221,8 +225,18 @@ def _choose(ctx: Context) -> Fingerprint:
         if not _clear(found) or found.one_pass:
             continue
         if _residual(found) >= roundoff(precision) / IN_BAND:
-            return _from_residuals(ctx, found, tuple(tried))
-        between = between or (precision, found)
+            kept = found  # and a coarser one whose band its residuals reach too is the better name (bfloat16's)
+        elif kept is None:
+            between = between or (precision, found)
+    if kept is not None and kept.measured.computes_in == "float16" and _holds_past_float16(ctx):
+        tried += [] if "bfloat16" in tried else ["bfloat16"]
+        try:
+            coarser = judge(ctx, "bfloat16", strict=True)
+        except CallProblem:
+            coarser = None
+        kept = coarser if coarser is not None and _clear(coarser) and not coarser.one_pass else kept
+    if kept is not None:
+        return _from_residuals(ctx, kept, tuple(tried))
     if between is None:
         return _tried(first, tuple(tried), False)
     precision, found = between
@@ -234,6 +248,21 @@ def _choose(ctx: Context) -> Fingerprint:
         + (f" (by {residual:.1g} of its size)." if residual is not None else ".")
     )
     return _cannot_tell(ctx.name, replace(found.measured, precisions_tried=tuple(tried)), ctx.axis, "between", sentence)
+
+
+FLOAT16_PAST = 1000.0  # the base matrix this many times wider: its rows' variance, about 10⁶, is past float16's 65504
+
+
+def _holds_past_float16(ctx: Context) -> bool:
+    """Whether fn's output for the base matrix 1000 times wider is still its output for the base matrix, as a
+    LayerNorm's is (it does not depend on the row's size): statistics in float16 cannot do that, their variance
+    overflows float16's largest value (65504); bfloat16's have float32's range. Residuals alone cannot tell
+    the two apart: bfloat16 statistics rounded only once or twice leave float16-sized residuals."""
+    try:
+        wide, y = ctx.call(ctx.base * FLOAT16_PAST), ctx.call(ctx.base)
+    except CallProblem:
+        return False
+    return bool(np.all(np.isfinite(wide)) and np.max(np.abs(wide - y)) <= 0.1 * np.max(np.abs(y)))
 
 
 def _tried(found: Fingerprint, tried: tuple, known: bool = True) -> Fingerprint:
