@@ -8,7 +8,8 @@ last axis is the features. Checked, in order: first, at every width, that it can
 one is named) and that its forward runs on each batch, leaves its input as it was and does not call
 PyTorch's own layer norm (helpers.checking.module_forward); then, width by width, that its output
 matches LayerNorm on unseen batches, near zero and far from it, in float32 and float64 (so the one-pass
-variance is named in both), with a token of small spread (where ε shows) and, at 128 features, one with
+variance is named in both; statistics over other axes, dim=0 or dim=1, are named by
+helpers.checking.module_axes), with a token of small spread (where ε shows) and, at 128 features, one with
 a value far out (|x̂| ≈ 11, so that clipping shows), that it uses γ and β the right way round, and
 that its gradients for the input, γ and β are those of torch's own layer_norm
 (helpers.checking.module_gradients); it follows its own eps, built with eps=0.1 (a class, or an
@@ -22,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from helpers.checking.cases import SEED, WIDE, Case, mistakes
+from helpers.checking.module_axes import other_axes
 from helpers.checking.module_eps import eps_of, own_eps
 from helpers.checking.module_forward import forward as _forward
 from helpers.checking.module_gradients import gamma_beta_and_gradients
@@ -281,6 +283,9 @@ def _compare(outcomes, earlier=(), checked=()):
             scale.key,
         )
     mistake = match_mistake("layer_norm", [*earlier, *outcomes])
+    across = other_axes(outcomes) if mistake is None else None
+    if across is not None:
+        return shown(across, "wrong-axis")
     if mistake is None and checked:
         n = np.shape(x)[-1]
         return shown(
