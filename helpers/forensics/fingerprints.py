@@ -247,7 +247,8 @@ def _choose(ctx: Context) -> Fingerprint:
         f"rounding by less than that rounding would leave"
         + (f" (by {residual:.1g} of its size)." if residual is not None else ".")
     )
-    return _cannot_tell(ctx.name, replace(found.measured, precisions_tried=tuple(tried)), ctx.axis, "between", sentence)
+    measured = replace(found.measured, precisions_tried=tuple(tried), precision_known=False)  # no precision fits
+    return _cannot_tell(ctx.name, measured, ctx.axis, "between", sentence)
 
 
 FLOAT16_PAST = 1000.0  # the base matrix this many times wider: its rows' variance, about 10⁶, is past float16's 65504

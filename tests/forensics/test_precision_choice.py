@@ -252,6 +252,10 @@ def test_a_fit_between_two_precisions_cannot_tell_and_prints_the_first_residual(
     assert found.matches_torch is False and found.gamma == "none" and found.problem is None
     assert found.measured.computes_in == "float32" and found.measured.prediction_misfit == 1e-9  # the finer fit's
     assert found.measured.precisions_tried == ("float64", "float32", "float16", "bfloat16")
+    assert found.measured.precision_known is False  # no precision fits: the evidence does not claim float32's
+    from helpers.forensics.fingerprint_view import _precision_row
+
+    assert "its residuals fit no precision tried" in " ".join(map(str, _precision_row(found.measured)))
 
 
 def test_a_fit_between_two_precisions_prints_the_coarser_residual_when_the_first_has_none(judged):
