@@ -20,6 +20,7 @@ import pytest
 
 from helpers.forensics import fingerprints
 from helpers.forensics.call import CallProblem
+from helpers.forensics.fingerprint_view import _precision_row
 from helpers.forensics.fingerprints import FITS, IN_BAND, fingerprint
 from helpers.forensics.judge import SLACK, Context
 from helpers.forensics.precision import rounded, roundoff
@@ -253,8 +254,6 @@ def test_a_fit_between_two_precisions_cannot_tell_and_prints_the_first_residual(
     assert found.measured.computes_in == "float32" and found.measured.prediction_misfit == 1e-9  # the finer fit's
     assert found.measured.precisions_tried == ("float64", "float32", "float16", "bfloat16")
     assert found.measured.precision_known is False  # no precision fits: the evidence does not claim float32's
-    from helpers.forensics.fingerprint_view import _precision_row
-
     assert "its residuals fit no precision tried" in " ".join(map(str, _precision_row(found.measured)))
 
 
