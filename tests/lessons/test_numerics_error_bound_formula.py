@@ -169,6 +169,13 @@ def test_split_error_adds_the_offset_in_float64():
     assert split.storing_error < 1e-15
 
 
+def test_float16_stages_of_a_row_float16_cannot_hold_is_a_plain_error_without_a_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="NaN or infinity"):
+            numerics_errors.float16_stage_errors([70_000.0, 1.0, 2.0])
+
+
 def test_the_normalise_stage_alone_is_float16_arithmetic_on_float16_statistics():
     row = np.random.default_rng(5).normal(size=64) + 4.0
     stored = row.astype(np.float16)

@@ -4,6 +4,7 @@ edge, and the residual stream with notebook 09's defaults. Expected values are w
 numpy scalars (one rounding per operation) or read from the notebook's stored outputs."""
 
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -119,6 +120,27 @@ def test_a_constant_row_is_four_float16_zeros_or_nans_whatever_the_value():
         assert np.isnan(numerics_lowprec.constant_row_float16(1e-12, value)).all()
     assert numerics_lowprec.constant_row_float16(1e-5).shape == (4,)
     assert numerics_lowprec.constant_row_float16(1e-5, n=7).shape == (7,)
+
+
+def test_a_constant_row_whose_float16_mean_is_off_divides_by_zero_quietly():
+    # Every step in float16: 3·v rounds, so the mean of three v = 8.142e-05 is not v; the squared
+    # differences underflow to 0 and ε = 1e-12 is 0 in float16, so x − μ is divided by 0.
+    h = np.float16
+    v = h(8.142e-05)
+    mean = h(h(h(v + v) + v) / h(3))
+    assert mean != v
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        output = numerics_lowprec.constant_row_float16(1e-12, float(v), n=3)
+    np.testing.assert_array_equal(output, [np.sign(float(v) - float(mean)) * np.inf] * 3)
+
+
+def test_a_constant_row_whose_float16_sum_overflows_is_nan():
+    # 4 · 16,384 = 65,536 is past float16's largest number: a float16 sum overflows, the mean is inf.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # numpy's own reduction may say so; the value is the point
+        output = numerics_lowprec.constant_row_float16(1e-5, 16_384.0)
+    assert np.isnan(output).all() and output.shape == (4,)
 
 
 def test_residual_drift_by_default_is_the_notebooks_64_blocks_of_1024():
