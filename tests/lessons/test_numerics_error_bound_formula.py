@@ -69,7 +69,7 @@ ROWS = {
 def test_bound_is_the_docstrings_formula(name, dtype, method):
     stored = ROWS[name].astype(dtype).astype(np.float64)
     expected = docstring_bound(stored, method, dtype)
-    assert numerics_errors.output_error_bound(stored, method, dtype) == pytest.approx(expected, rel=1e-10)
+    assert numerics_errors.output_error_bound(stored, method, dtype) == pytest.approx(expected, rel=1e-10, abs=0)
 
 
 def test_bound_of_a_float32_array_is_the_bound_of_its_values_in_float64():
@@ -86,7 +86,7 @@ def test_a_one_pass_row_with_positive_low_variance_is_not_capped():
     for row in ([1000.0, 1001.5, 1003.0], [0.0, 1000.0, 2000.0]):
         stored = np.array(row)
         expected = docstring_bound(stored, "one-pass", "float32")
-        assert numerics_errors.output_error_bound(stored, "one-pass") == pytest.approx(expected, rel=1e-10)
+        assert numerics_errors.output_error_bound(stored, "one-pass") == pytest.approx(expected, rel=1e-10, abs=0)
         assert expected < 1  # capped at σ̂² ≥ 0 it would be max|x − μ|/√ε, hundreds
 
 
@@ -105,7 +105,7 @@ def test_just_above_the_step_edge_a_one_pass_bound_is_finite():
     row = two_values_around(EDGE * (1 + 1e-6))
     bound = numerics_errors.output_error_bound(row, "one-pass", "float16")
     assert math.isfinite(bound)
-    assert bound == pytest.approx(docstring_bound(row, "one-pass", "float16"), rel=1e-10)
+    assert bound == pytest.approx(docstring_bound(row, "one-pass", "float16"), rel=1e-10, abs=0)
 
 
 def test_just_below_the_step_edge_a_one_pass_bound_is_infinite():
@@ -119,7 +119,7 @@ def test_a_step_exactly_equal_to_eps_reaches_it():
     eps = 2.0**-16
     bound = numerics_errors.output_error_bound(row, "one-pass", "float16", eps=eps)
     assert math.isfinite(bound)
-    assert bound == pytest.approx(docstring_bound(row, "one-pass", "float16", eps=eps), rel=1e-10)
+    assert bound == pytest.approx(docstring_bound(row, "one-pass", "float16", eps=eps), rel=1e-10, abs=0)
     # One float16 step further down the step is 2⁻¹⁷ < 2⁻¹⁶: no bound.
     assert numerics_errors.output_error_bound(two_values_around(EDGE * (1 - 1e-6)), "one-pass", "float16", eps) == (
         math.inf
@@ -142,7 +142,7 @@ def test_sweep_bounds_gives_both_bounded_methods_one_pair_per_offset_with_its_ep
         assert measured.shape == bound.shape == (3,)
         for k, offset in enumerate(offsets):
             stored = (ROW_1 + offset).astype(np.float32).astype(np.float64)
-            assert bound[k] == pytest.approx(docstring_bound(stored, method, "float32", eps=1e-3), rel=1e-10)
+            assert bound[k] == pytest.approx(docstring_bound(stored, method, "float32", eps=1e-3), rel=1e-10, abs=0)
 
 
 # --- split_error, float16 stages, normalise forms ---------------------------------------------------------
@@ -186,7 +186,7 @@ def test_the_normalise_stage_alone_is_float16_arithmetic_on_float16_statistics()
     h = np.float16
     normalised = [h(h(v - h(mean)) / h(np.sqrt(h(h(variance) + h(1e-5))))) for v in stored]
     expected = max(abs(float(a) - b) for a, b in zip(normalised, truth))
-    assert numerics_errors.float16_stage_errors(row).alone["normalise"] == pytest.approx(expected, rel=1e-9)
+    assert numerics_errors.float16_stage_errors(row).alone["normalise"] == pytest.approx(expected, rel=1e-9, abs=0)
 
 
 def test_float16_stages_use_the_given_eps_all_together_too():
@@ -216,7 +216,9 @@ def test_normalise_form_errors_in_float16_compute_the_factored_form_in_float16()
     mean, rstd = h(values.mean()), h(1) / np.sqrt(h(((values - values.mean()) ** 2).mean()) + h(1e-5))
     factored = [h(h(v - mean) * rstd) for v in stored]
     expected = max(abs(float(a) - b) for a, b in zip(factored, truth))
-    assert numerics_errors.normalise_form_errors(row, dtype=np.float16)[0, 0] == pytest.approx(expected, rel=1e-12)
+    assert numerics_errors.normalise_form_errors(row, dtype=np.float16)[0, 0] == pytest.approx(
+        expected, rel=1e-12, abs=0
+    )
     assert expected > 1e-4  # float16's arithmetic shows: float32's would be a thousand times smaller
 
 

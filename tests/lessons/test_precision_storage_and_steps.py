@@ -73,7 +73,7 @@ def test_welford_state_starts_from_nothing():
     # Values far below 1: starting the mean anywhere but 0 would lose them to rounding.
     count, mean, m2 = precision.welford_state([1e-20, 3e-20])
     assert count == 2
-    assert mean == pytest.approx(2e-20, rel=1e-15) and m2 == pytest.approx(2e-40, rel=1e-15)
+    assert mean == pytest.approx(2e-20, rel=1e-15, abs=0) and m2 == pytest.approx(2e-40, rel=1e-15, abs=0)
 
 
 def test_welford_state_of_float32_values_is_computed_in_float64():
@@ -81,8 +81,8 @@ def test_welford_state_of_float32_values_is_computed_in_float64():
     exact = row.astype(np.float64)
     count, mean, m2 = precision.welford_state(row)
     assert count == 200 and isinstance(mean, float)
-    assert mean == pytest.approx(exact.mean(), rel=1e-13)
-    assert m2 / count == pytest.approx(exact.var(), rel=1e-9)
+    assert mean == pytest.approx(exact.mean(), rel=1e-13, abs=0)
+    assert m2 / count == pytest.approx(exact.var(), rel=1e-9, abs=0)
 
 
 def normalise_by_hand(row, kind, eps=1e-5):
