@@ -38,10 +38,13 @@ def _last(a, axes: tuple) -> np.ndarray:
 
 def explains(result, x, eps: float, axes: tuple, unbiased: bool, dtype) -> bool:
     """``result`` is x normalised over ``axes``, to the room a correct computation in ``dtype`` has there
-    (helpers.core.tolerance.result_room, with each group of ``axes`` as its row)."""
+    (helpers.core.tolerance.result_room, with each group of ``axes`` as its row); never where x normalised
+    over ``axes`` is not finite (a group of equal values with ε = 0)."""
     if np.shape(result) != np.shape(x):
         return False
     expected = normalised_over(x, axes, eps, unbiased)
+    if not np.all(np.isfinite(expected)):
+        return False  # 0 / 0 somewhere: NaN matching NaN is no evidence of these axes
     room = result_room("normalised", _last(x, axes), eps, dtype)
     return close_at(_last(result, axes), _last(expected, axes), room)
 

@@ -6,11 +6,14 @@ a right module, and a module wrong in another way, are not told this."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
+from helpers.checking.cases import Case
 from helpers.checking.exercises import check
-from helpers.checking.module_axes import explains, normalised_over
+from helpers.checking.module_axes import explains, normalised_over, other_axes
 
 torch = pytest.importorskip("torch")
 from torch import nn  # noqa: E402
@@ -93,3 +96,16 @@ def test_an_output_is_explained_only_to_the_room_float32_leaves():
     assert not explains(exact * 1.01, x, 1e-5, (0,), False, np.float64)
     assert not explains(exact[:1], x, 1e-5, (0,), False, np.float64)  # another shape
     assert explains(exact, x, 1e-5, (0,), False, np.float64)
+
+
+def test_nothing_to_explain_names_no_axes():
+    assert other_axes([]) is None
+
+
+def test_a_group_of_equal_values_with_no_eps_is_judged_without_a_warning():
+    x = np.array([[[1.0, 2.0, 3.0]], [[1.0, 5.0, 3.0]]])  # features 1 and 3 equal across the batch: 0 / 0 over dim 0
+    result = np.full_like(x, np.nan)
+    case = Case("a batch", (x, 0.0), np.zeros_like(x))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert other_axes([(case, result)]) is None
