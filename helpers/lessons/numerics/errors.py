@@ -102,8 +102,14 @@ def float16_stage_errors(row, eps: float = DEFAULT_EPS) -> StageErrors:
     (μ and σ² rounded to float16, then x − μ, √(σ² + ε) and the division in float16).
     Introduced in notebook 09."""
     h = np.dtype(np.float16).type
+    given = np.asarray(row, dtype=np.float64)
     with np.errstate(over="ignore"):
-        stored16 = np.asarray(row, dtype=np.float64).astype(np.float16)
+        stored16 = given.astype(np.float16)
+    if np.all(np.isfinite(given)) and not np.all(np.isfinite(stored16)):
+        largest = float(np.max(np.abs(given)))
+        raise ValueError(
+            f"float16 cannot hold {largest:g}: its largest number is 65504, so the row would be stored as infinity."
+        )
     values = stored16.astype(np.float64)
     n = values.size
     truth = _exact_layer_norm(values, eps)

@@ -40,9 +40,9 @@ def constant_row_float16(eps: float, value: float = 1.0, n: int = 4) -> np.ndarr
 
     With an ε that float16 stores as 0 this is 0/0: NaN. Introduced in notebook 09."""
     x = np.full(n, value, dtype=np.float16)
-    mean = x.mean(dtype=np.float16)
-    diff = x - mean
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # a large value overflows the float16 sum
+        mean = x.mean(dtype=np.float16)
+        diff = x - mean
         return (diff / np.sqrt((diff * diff).mean(dtype=np.float16) + np.float16(eps))).astype(np.float64)
 
 
