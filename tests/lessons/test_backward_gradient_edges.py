@@ -134,6 +134,22 @@ def test_backward_from_saved_refuses_a_gamma_of_the_wrong_length_in_words():
     )
 
 
+def test_backward_from_saved_rounds_the_row_sums_to_float16_before_dividing_them():
+    """In float16 a = mean(g) and b = mean(g · x̂) are rounded to float16 too: a sum of 2049 becomes 2048 first."""
+    half = np.float16
+    x, dy = np.array([[0.0, 0.0, 0.0], [0.5, 2.0**-12, 0.0]]), np.array([[2048.0, 1.0, 0.0], [1.0, 1.0, 1.0]])
+    expected = []
+    for x_hat, g in zip(x.astype(half), dy.astype(half)):  # mean 0 and rstd 1: x̂ = x, and γ = 1: g = dy
+        a = half(half(half(half(g[0] + g[1]) + g[2])) / half(3))
+        products = [half(gi * xi) for gi, xi in zip(g, x_hat)]
+        b = half(half(half(products[0] + products[1]) + products[2]) / half(3))
+        expected.append([half(half(1) * half(half(gi - a) - half(xi * b))) for gi, xi in zip(g, x_hat)])
+    assert expected[0] == [1366.0, -681.5, -682.5]  # a = 682.5: 2048 / 3, not 2049 / 3
+    ours = layer_norm_backward_from_saved(x, dy, [0.0, 0.0], [1.0, 1.0], dtype=np.float16)
+    assert ours.dtype == np.float16
+    np.testing.assert_array_equal(ours, np.array(expected, dtype=np.float16))
+
+
 # --- the gradient check by central differences -----------------------------------------------------------
 
 
