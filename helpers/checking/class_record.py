@@ -10,7 +10,7 @@ laptop, Colab, Binder, the test suite) it does nothing and sends nothing.
 It never raises and never slows the check: the sending happens in a background daemon thread,
 with a 2-second time-out. If the service cannot be reached, the verdict waits in
 ~/.layernorm/pending-results.jsonl (readable by the student only) and goes with the next one that
-gets through, so nothing is lost. A verdict the service refuses (400) is dropped, not retried.
+gets through, so nothing is lost. A verdict the service refuses (400, or 413 for a body too large) is dropped, not retried.
 
 Standard library only, and the one catalogue's keys (helpers.checking.mistakes).
 """

@@ -136,8 +136,8 @@ SIGNIFICANT_DIGITS = 3  # values much smaller than the display step show this ma
 
 
 def places_for(values, places: int = DEFAULT_PLACES) -> int:
-    """``places``, or more when every value is non-zero but would show as 0.0000: then enough places for
-    the largest to show ``SIGNIFICANT_DIGITS`` significant digits (0.000000667); more than MOST_PLACES
+    """``places``, or more when some value is non-zero but every value would show as 0.0000 (the largest is
+    under half a unit in the last place): then enough places for the largest to show ``SIGNIFICANT_DIGITS`` significant digits (0.000000667); more than MOST_PLACES
     makes :func:`format_number` write them in scientific notation (1.0000e-300)."""
     flat = np.abs(np.atleast_1d(np.asarray(values, dtype=np.float64)).ravel())
     largest = float(flat.max()) if flat.size else 0.0
