@@ -1,10 +1,9 @@
 """``run.py hub-grade``'s cycle on a course with the real nbgrader (classroom/grading/cli.py): what each
-command prints and writes, from a due date to the exported grades, with a stranger's submission set
-aside. The course is set up as one user (no root: the judge runs as this account, not nobody, since
-the course's configuration names none), and the root check is given root's euid. The hub's own run,
-as root with the students' accounts, is test_grading_instructor's; release needs root (the graders'
-group) and is tested there. Needs the hub environment's nbgrader (skipped without, like
-test_grading_nbgrader).
+command prints and writes, from a due date through the collects to the exported table, and a failed
+nbgrader command in one sentence. The course is set up as one user (no root), and the root check is
+given root's euid. Autograde and feedback are test_hub_grade_autograde_lines'; the hub's own run, as
+root with the students' accounts and release (the graders' group), test_grading_instructor's. Needs
+the hub environment's nbgrader (skipped without, like test_grading_nbgrader).
 """
 
 from __future__ import annotations
@@ -24,6 +23,8 @@ pytestmark = pytest.mark.slow
 NAME = "04_epsilon_and_std"
 RIGHT = "import numpy as np\ndef std(row, eps):\n    return float(np.sqrt(np.var(row) + eps))\n"
 NO_EPS = "import numpy as np\ndef std(row, eps):\n    return float(np.std(row))\n"
+HEADER = ["student", "02_mean", "03_variance", NAME, "05_normalise", "06_gamma_and_beta", "07_whole_matrix",
+          "08_pytorch", "total", "max"]  # fmt: skip
 
 
 def _submit(inbound, released: dict, student: str, code: str) -> None:
@@ -63,31 +64,15 @@ def test_each_command_says_what_it_did_in_one_line_per_student(tmp_path, python,
     _submit(inbound, released, "ana", RIGHT)
     assert hub_grade("collect", NAME) == [f"Collected {NAME} from 1 student."]
     _submit(inbound, released, "bo", NO_EPS)
-    _submit(inbound, released, "zed", RIGHT)  # an account on the machine, not on the class list
+    _submit(inbound, released, "zed", RIGHT)
     assert hub_grade("collect", "04") == [f"Collected {NAME} from 3 students."]
-
-    refused = course.folder / "refused"
-    assert hub_grade("autograde", "04") == [
-        f"zed: zed is not on the class list: their {NAME} was kept in {refused} and not graded.",
-        "ana: 15 of 15",
-        "bo: 12 of 15",  # ε forgotten: its test and the hidden one (2 points) lost
-        f"Autograded {NAME}: 2 submissions.",
-    ]
-    assert hub_grade("feedback", "std") == [
-        f"Released the feedback on {NAME}: each student fetches their own from the assignment list."
-    ]
-    assert sorted(p.parent.parent.name for p in course.folder.glob(f"feedback/*/{NAME}/{NAME}.html")) == ["ana", "bo"]
-    assert len(list((course.exchange / "layernorm" / "feedback").glob("*.html"))) == 2
 
     out = tmp_path / "grades.csv"
     assert hub_grade("export", str(out)) == [
         f"Wrote {out}: one row per student, one column per exercise, then the total and the maximum."
     ]
-    rows = list(csv.DictReader(out.open(encoding="utf-8")))
-    assert [(r["student"], r[NAME], r["02_mean"], r["total"], r["max"]) for r in rows] == [
-        ("ana", "15", "", "15", "109"),
-        ("bo", "12", "", "12", "109"),
-    ]
+    rows = list(csv.reader(out.open(encoding="utf-8")))
+    assert rows == [HEADER]  # collected, not graded yet: nobody has a score
 
 
 def test_a_failed_nbgrader_command_is_one_sentence_and_exit_status_1(tmp_path, python, monkeypatch, capsys):
