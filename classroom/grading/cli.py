@@ -22,6 +22,7 @@ import tempfile
 from pathlib import Path
 
 from classroom.grading import assignment, cycle, hubsetup, plan
+from classroom.hub import roster
 
 DEFAULT_STATE = Path("/srv/layernorm-hub")
 
@@ -119,7 +120,7 @@ def main(argv: list[str]) -> int:
         return 1
     try:
         lines = run(args)
-    except (Refused, cycle.CycleError, hubsetup.SetupError, OSError) as error:
+    except (Refused, cycle.CycleError, hubsetup.SetupError, roster.RosterError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     print("\n".join(lines))

@@ -228,3 +228,24 @@ def test_the_count_of_autograded_submissions_is_singular_only_for_one(count, wor
     raw = "assignment,student_id,score\n02_mean,zed,1.0\n" + "".join(f"03_variance,s{n},{n}.5\n" for n in range(count))
     lines = cli._scores(_Gradebook(raw), "03_variance", 11)
     assert lines == [*(f"s{n}: {n}.5 of 11" for n in range(count)), f"Autograded 03_variance: {count} {word}."]
+
+
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        (
+            "ana\nAna Bo\n",
+            "line 2: 'Ana Bo' is not a name: write one name per line, optionally followed by \"instructor\"",
+        ),
+        ("# nobody yet\n", "lists nobody: add the students' names, one per line, and start the hub again"),
+    ],
+)
+def test_a_class_list_that_cannot_be_read_is_one_sentence_and_nothing_runs(tmp_path, monkeypatch, capsys, text, why):
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    state = _hub(tmp_path, course=True)
+    (state / "students.txt").write_text(text, encoding="utf-8")
+    before = _listing(state)
+    assert cli.main(["--state", str(state), "autograde", "04"]) == 1
+    said = capsys.readouterr()
+    assert said.err == f"error: {state / 'students.txt'} {why}\n"
+    assert said.out == "" and _listing(state) == before
