@@ -121,7 +121,13 @@ def _late(resources: dict) -> str | None:
     if not late or late <= 0 or due is None:
         return None
     minutes = late / 60
-    span = f"{minutes:.0f} minutes" if minutes < 120 else f"{minutes / 60:.1f} hours"
+    shown = f"{minutes:.0f}"
+    if minutes < 1:  # "0 minutes" would say it was not late
+        span = "less than a minute"
+    elif minutes < 120:
+        span = f"{shown} minute{'' if shown == '1' else 's'}"
+    else:
+        span = f"{minutes / 60:.1f} hours"
     return (
         f"This submission arrived {span} after the deadline ({due:%Y-%m-%d %H:%M} UTC): it was graded all the "
         "same, and the course's late rule decides what that costs."

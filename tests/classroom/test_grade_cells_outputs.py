@@ -295,7 +295,19 @@ def test_an_unchanged_or_unreadable_submission_notes_no_edit(hooks, tmp_path):
 
 DUE = datetime.datetime(2026, 12, 2, 10, 0)
 # student: submitted this many minutes after the due date
-LATE = {"on-time": 0, "early": -30, "a-bit": 45, "just-under": 119.4, "two-hours": 120, "later": 150}
+LATE = {
+    "on-time": 0,
+    "early": -30,
+    "seconds": 20 / 60,
+    "under-one": 59 / 60,
+    "one": 1,
+    "one-and-a-bit": 1.4,
+    "two": 1.5,
+    "a-bit": 45,
+    "just-under": 119.4,
+    "two-hours": 120,
+    "later": 150,
+}
 MAKE = """
 import datetime, sys
 from nbgrader.api import Gradebook
@@ -326,6 +338,9 @@ def test_a_late_submission_gets_a_note_saying_how_late_and_the_grade_stays(hooks
             "and the course's late rule decides what that costs."
         )
 
+    assert note("seconds") == note("under-one") == late("less than a minute")  # not "0 minutes": it was late
+    assert note("one") == note("one-and-a-bit") == late("1 minute")
+    assert note("two") == late("2 minutes")
     assert note("a-bit") == late("45 minutes")
     assert note("just-under") == late("119 minutes")
     assert note("two-hours") == late("2.0 hours")
