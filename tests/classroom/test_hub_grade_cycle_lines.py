@@ -16,7 +16,7 @@ import sys
 import pytest
 from grading_support import python_fixture  # noqa: F401 — the fixture `python`
 
-from classroom.grading import cli, cycle
+from classroom.grading import assignment, cli, cycle
 
 pytestmark = pytest.mark.slow
 
@@ -44,7 +44,7 @@ def test_each_command_says_what_it_did_in_one_line_per_student(tmp_path, python,
     state = tmp_path / "hub"
     course = cycle.Course(state / "grading", python)
     course.set_up(["std"])
-    released = json.loads(course.generate("std").read_text())
+    released = assignment.source_notebook("std")  # collect needs no release: nbgrader's generate is autograde's
     (state / "students.txt").write_text("ana\nbo\nteach instructor\n")
     monkeypatch.setattr(sys, "executable", python)  # run.py hub-grade runs with the hub's Python
     monkeypatch.setattr(os, "geteuid", lambda: 0)
@@ -59,8 +59,6 @@ def test_each_command_says_what_it_did_in_one_line_per_student(tmp_path, python,
         f"{NAME} is due 2026-12-09 23:59 UTC; a later submission is graded all the same, with a note."
     ]
     inbound = course.exchange / "layernorm" / "inbound"
-    inbound.mkdir(parents=True)
-    assert hub_grade("collect", "std") == [f"Collected {NAME} from 0 students."]
     _submit(inbound, released, "ana", RIGHT)
     assert hub_grade("collect", NAME) == [f"Collected {NAME} from 1 student."]
     _submit(inbound, released, "bo", NO_EPS)
