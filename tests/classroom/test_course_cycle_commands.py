@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import locale
 import os
 import sys
 from pathlib import Path
@@ -347,3 +348,21 @@ def test_setting_up_without_steps_writes_every_assignments_source(tmp_path):
         "08_pytorch",
     ]  # fmt: skip
     assert "c.CourseDirectory.groupshared = False" in (made.folder / "nbgrader_config.py").read_text()
+
+
+@pytest.fixture
+def c_locale():
+    """The C locale (ASCII) for this process's text files, as a hub started without LANG has."""
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")
+    yield
+    locale.setlocale(locale.LC_CTYPE, before)
+
+
+def test_a_course_in_a_folder_with_accents_is_configured_in_utf_8_whatever_the_locale(tmp_path, c_locale):
+    from classroom.grading import course
+
+    made = cycle.Course(tmp_path / "état", "/hub/python", judge_python="/hub/python")
+    made.set_up(["mean"])
+    config = (made.folder / "nbgrader_config.py").read_text(encoding="utf-8")
+    assert config == course.config_text(made.folder, made.exchange, made.code, python="/hub/python")

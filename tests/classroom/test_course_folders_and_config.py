@@ -109,9 +109,17 @@ def test_the_grading_code_is_readable_by_all_whatever_the_sources_modes(tmp_path
             (target / "inner" / "module.py").write_text("x = 1\n")
             (target / "inner" / "module.py").chmod(0o700)
             (target / "inner").chmod(0o700)
+    for compiled in ("helpers/__pycache__/module.cpython-311.pyc", "helpers/inner/old.pyc", "data/inner/__pycache__"):
+        (source / compiled).parent.mkdir(parents=True, exist_ok=True)
+        (source / compiled).write_bytes(b"compiled")
     monkeypatch.setattr(course, "ROOT", source)
-    dest = course.install_code(tmp_path / "code")
+    dest = course.install_code(tmp_path / "not made yet" / "code")
     modes = {p.relative_to(dest).as_posix(): _mode(p) for p in [dest, *dest.rglob("*")]}
+    assert sorted(modes) == [
+        ".", "classroom", "classroom/__init__.py", "classroom/grading", "classroom/grading/inner",
+        "classroom/grading/inner/module.py", "data", "data/inner", "data/inner/module.py", "helpers", "helpers/inner",
+        "helpers/inner/module.py",
+    ]  # fmt: skip
     assert modes["."] == modes["helpers/inner"] == modes["classroom/grading"] == 0o755
     assert modes["classroom/__init__.py"] == modes["data/inner/module.py"] == 0o644
     assert set(modes.values()) == {0o755, 0o644}

@@ -8,10 +8,12 @@ test_grading_hubconfig.
 from __future__ import annotations
 
 import json
+import locale
 import os
 import stat
 from pathlib import Path
 
+import pytest
 from traitlets.config import Config
 
 from classroom.grading import hubconfig
@@ -115,3 +117,22 @@ def test_an_instructors_server_reads_their_folder_first_then_the_students(tmp_pa
     folder = tmp_path / "jupyter"
     assert hubconfig.config_path(folder, True) == f"{folder}/instructors:{folder}/students"
     assert hubconfig.config_path(folder, False) == f"{folder}/students"
+
+
+@pytest.fixture
+def c_locale():
+    """The C locale (ASCII) for this process's text files, as a hub started without LANG has."""
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")
+    yield
+    locale.setlocale(locale.LC_CTYPE, before)
+
+
+def test_a_hub_folder_with_accents_is_written_in_utf_8_whatever_the_locale(tmp_path, monkeypatch, c_locale):
+    folder, exchange, course = tmp_path / "jupyter", tmp_path / "échange", tmp_path / "cours é"
+    students, instructors = hubconfig.write(folder, exchange, course)
+    locale.setlocale(locale.LC_CTYPE, "C.UTF-8")
+    home = tmp_path / "home"
+    for role in (students, instructors):
+        assert _nbgrader_settings(role / "nbgrader_config.py", home, monkeypatch)["Exchange"] == {"root": str(exchange)}
+    assert (instructors / "nbgrader_config.py").read_text(encoding="utf-8").endswith(f"# -> {course}\n")
