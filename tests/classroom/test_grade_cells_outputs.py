@@ -349,3 +349,39 @@ def test_a_late_submission_gets_a_note_saying_how_late_and_the_grade_stays(hooks
     assert note("on-time", "03_variance") is None  # no due date
     assert note("nobody-by-that-name") is None
     assert hooks._late({"nbgrader": {"assignment": "02_mean", "student": "a-bit"}}) is None  # no gradebook named
+
+
+def test_the_course_configuration_sets_the_account_the_python_and_the_course_folder(hooks):
+    from traitlets.config import Config
+
+    config = Config()
+    config.GradeCells.user, config.GradeCells.python, config.GradeCells.course_root = "nobody", "/opt/py", "/srv/c"
+    made = hooks.GradeCells(config=config)
+    assert (made.user, made.python, made.course_root) == ("nobody", "/opt/py", "/srv/c")
+
+
+def test_a_test_cell_missing_with_no_release_to_restore_it_leaves_the_others_graded(hooks, tmp_path):
+    nb = _notebook(RIGHT, drop=("test_mean_n-1",))
+    hooks.GradeCells(course_root=str(tmp_path)).preprocess(nb, {"nbgrader": {}})
+    outputs = _outputs(nb)
+    assert "test_mean_n-1" not in outputs
+    assert {key: outputs[key] for key in TESTS if key != "test_mean_n-1"} == {
+        **{key: _passed("Not made.") for key in TESTS[1:-1]},
+        HIDDEN: _passed("Right on every unseen case."),
+    }
+
+
+def test_what_was_ignored_comes_first_then_the_edited_tests(hooks, tmp_path):
+    code = "open('/tmp/anything', 'w')\n" + RIGHT
+    submitted = _notebook(code)
+    _cells(submitted)["test_mean_median"]["source"] = "pass"
+    root = _course(tmp_path, submitted)
+    nb = copy.deepcopy(submitted)
+    hooks.GradeCells(course_root=str(root)).preprocess(nb, _info())
+    notes = [o["text"] for o in _outputs(nb)["answer_mean"]]
+    assert len(notes) == 2
+    assert notes[0].startswith("Note: Your code tried to do what grading does not allow (wrote a file)")
+    assert notes[1] == (
+        "Note: Your notebook edited test cell test_mean_median (its code or points): the grade uses the tests as "
+        "released, found by their ids, so that was ignored.\n"
+    )
