@@ -366,3 +366,15 @@ def test_a_course_in_a_folder_with_accents_is_configured_in_utf_8_whatever_the_l
     made.set_up(["mean"])
     config = (made.folder / "nbgrader_config.py").read_text(encoding="utf-8")
     assert config == course.config_text(made.folder, made.exchange, made.code, python="/hub/python")
+
+
+def test_the_stand_in_keeps_the_released_notebooks_words_whatever_the_locale(tmp_path, c_locale):
+    made = _screened_course(tmp_path)
+    released = _released()
+    released["cells"][0]["source"] = "# Variance: σ² = Σ (x − μ)² / n"
+    (made.folder / "release" / NAME / f"{NAME}.ipynb").write_text(json.dumps(released, ensure_ascii=False), "utf-8")
+    _submit(made, "bo", "")
+    assert made.screen("variance") == {"bo": f"{NAME}.ipynb is empty: nothing was submitted."}
+    stand_in = json.loads((made.folder / "submitted" / "bo" / NAME / f"{NAME}.ipynb").read_text(encoding="utf-8"))
+    assert stand_in["cells"][0]["source"] == "# Variance: σ² = Σ (x − μ)² / n"
+    assert stand_in["cells"][1]["source"] == f"# Not graded: {NAME}.ipynb is empty: nothing was submitted."

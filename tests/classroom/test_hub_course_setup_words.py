@@ -32,16 +32,18 @@ def test_with_a_class_list_its_students_and_instructors_are_the_class(tmp_path):
 
 def test_a_failed_system_command_is_one_sentence_with_its_last_line(tmp_path):
     with pytest.raises(hubsetup.SetupError) as failed:
-        hubsetup._run(["sh", "-c", "echo out; echo first >&2; echo 'gpasswd: user x does not exist' >&2; exit 3"])
+        hubsetup._run(
+            ["sh", "-c", "echo out; echo 1 >&2; echo 2 >&2; echo 'gpasswd: user x does not exist' >&2; exit 3"]
+        )
     assert str(failed.value) == (
-        "`sh -c echo out; echo first >&2; echo 'gpasswd: user x does not exist' >&2; exit 3` failed: "
+        "`sh -c echo out; echo 1 >&2; echo 2 >&2; echo 'gpasswd: user x does not exist' >&2; exit 3` failed: "
         "gpasswd: user x does not exist"
     )
 
 
 def test_a_failed_command_silent_on_stderr_gives_its_output_and_a_silent_one_says_so():
     with pytest.raises(hubsetup.SetupError) as failed:
-        hubsetup._run(["sh", "-c", "echo first; echo 'the last word'; exit 1"])
+        hubsetup._run(["sh", "-c", "echo first; echo second; echo 'the last word'; exit 1"])
     assert str(failed.value).endswith("` failed: the last word")
     with pytest.raises(hubsetup.SetupError) as failed:
         hubsetup._run(["false"])
