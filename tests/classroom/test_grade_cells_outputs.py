@@ -298,6 +298,7 @@ DUE = datetime.datetime(2026, 12, 2, 10, 0)
 LATE = {
     "on-time": 0,
     "early": -30,
+    "a-second": 1 / 60,
     "seconds": 20 / 60,
     "under-one": 59 / 60,
     "one": 1,
@@ -307,6 +308,7 @@ LATE = {
     "just-under": 119.4,
     "two-hours": 120,
     "later": 150,
+    "next-day": 24 * 60,
 }
 MAKE = """
 import datetime, sys
@@ -338,17 +340,19 @@ def test_a_late_submission_gets_a_note_saying_how_late_and_the_grade_stays(hooks
             "and the course's late rule decides what that costs."
         )
 
-    assert note("seconds") == note("under-one") == late("less than a minute")  # not "0 minutes": it was late
+    assert note("a-second") == note("seconds") == note("under-one") == late("less than a minute")  # not "0 minutes"
     assert note("one") == note("one-and-a-bit") == late("1 minute")
     assert note("two") == late("2 minutes")
     assert note("a-bit") == late("45 minutes")
     assert note("just-under") == late("119 minutes")
     assert note("two-hours") == late("2.0 hours")
     assert note("later") == late("2.5 hours")
+    assert note("next-day") == late("24.0 hours")
     assert note("on-time") is None and note("early") is None
     assert note("on-time", "03_variance") is None  # no due date
     assert note("nobody-by-that-name") is None
     assert hooks._late({"nbgrader": {"assignment": "02_mean", "student": "a-bit"}}) is None  # no gradebook named
+    assert hooks._late({}) is None  # no submission named at all
 
 
 def test_the_course_configuration_sets_the_account_the_python_and_the_course_folder(hooks):
