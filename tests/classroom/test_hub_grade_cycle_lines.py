@@ -11,7 +11,9 @@ from __future__ import annotations
 import csv
 import json
 import os
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from grading_support import python_fixture  # noqa: F401 — the fixture `python`
@@ -58,6 +60,15 @@ def test_each_command_says_what_it_did_in_one_line_per_student(tmp_path, python,
     assert hub_grade("due", "04", "2026-12-09 23:59 UTC") == [
         f"{NAME} is due 2026-12-09 23:59 UTC; a later submission is graded all the same, with a note."
     ]
+    listed = subprocess.run(
+        [python, "-m", "nbgrader", "db", "assignment", "list"],
+        cwd=course.folder,
+        env={**os.environ, "PATH": f"{Path(python).parent}{os.pathsep}{os.environ['PATH']}"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert f"{NAME} (due: 2026-12-09 23:59:00)" in listed.stdout.splitlines()  # in nbgrader's gradebook
     inbound = course.exchange / "layernorm" / "inbound"
     _submit(inbound, released, "ana", RIGHT)
     assert hub_grade("collect", NAME) == [f"Collected {NAME} from 1 student."]
