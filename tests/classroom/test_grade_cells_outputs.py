@@ -24,6 +24,9 @@ from grading_support import nbgrader_python
 
 from classroom.grading import assignment, grade, plan
 
+# nbgrader's import from the hub's environment takes about 8 s: out of the fast loop, in `run.py test`.
+pytestmark = pytest.mark.slow
+
 RIGHT = "def mean(row):\n    return sum(row) / len(row)\n"
 N_MINUS_1 = "def mean(row):\n    return sum(row) / (len(row) - 1)\n"
 TESTS = [t.grade_id for t in plan.tests_for("mean")]

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from helpers.plots.room import room_svg, smallest_text, svg_of
 
 
@@ -40,6 +42,7 @@ def test_a_hand_made_picture_is_a_hair_over_its_view_box_at_one_em_per_smallest_
     assert (width_em, height_em) == (8.3437, 4.2212)  # 100.123456 / 12 = 8.34362…, 50.654321 / 12 = 4.22119…
 
 
+@pytest.mark.draws
 def test_a_drawn_figure_is_never_under_its_view_box():
     import matplotlib
 
