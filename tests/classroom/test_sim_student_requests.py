@@ -1,0 +1,315 @@
+"""What a simulated student (classroom/sim/client.py's Student) sends to the hub and reads back, against a small
+recording stand-in for the hub's pages and REST API: each step's method, address, headers and body as a browser
+and JupyterLab send them (the login form with its _xsrf, the student's own token, the spawn page's progress
+stream, the contents and sessions API), and each refusal as one sentence naming the student and the step.
+The real hub answers them in tests/classroom/test_hub_class.py (root)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+
+import pytest
+from tornado.web import Application, RequestHandler
+
+from classroom.sim.client import Student, StudentError
+
+NOTEBOOK = {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+
+
+class Recorder(RequestHandler):
+    """Records every request; answers from the test's table {(method, path with query): (status, headers, body)}."""
+
+    def initialize(self, answers: dict, seen: list):
+        self.answers, self.seen = answers, seen
+
+    def _answer(self):
+        request = self.request
+        self.seen.append(
+            {
+                "method": request.method,
+                "uri": request.uri,
+                "headers": {key: value for key, value in request.headers.get_all()},
+                "body": request.body.decode(),
+            }
+        )
+        status, headers, body = self.answers.get((request.method, request.uri), (404, {}, b"no such page"))
+        self.set_status(status)
+        for key, value in headers.items() if isinstance(headers, dict) else headers:
+            self.add_header(key, value)
+        if body:
+            self.write(body)
+
+    get = post = put = patch = delete = _answer
+
+
+def play(answers: dict, steps, token: str = ""):
+    """Run ``steps(student)`` against the recorder; returns (its result or its StudentError, requests, student)."""
+    seen: list[dict] = []
+
+    async def main():
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        server = Application([(r".*", Recorder, dict(answers=answers, seen=seen))]).listen(port, "127.0.0.1")
+        student = Student(f"http://127.0.0.1:{port}/", "sim", "pass word&1")
+        student.token = token
+        try:
+            return await steps(student), student
+        except StudentError as error:
+            return error, student
+        finally:
+            server.stop()
+
+    outcome, student = asyncio.run(main())
+    return outcome, seen, student
+
+
+def sent(request: dict, *names: str) -> dict:
+    """The request's headers among ``names`` (tornado's spelling), absent ones left out."""
+    return {name: request["headers"][name] for name in names if name in request["headers"]}
+
+
+CHECKED = ("Authorization", "Cookie", "X-Xsrftoken", "Content-Type", "Accept")
+
+
+def test_a_request_with_a_token_sends_it_and_a_dict_body_as_json():
+    answers = {("POST", "/x"): (201, {}, b'{"ok": 1}')}
+    outcome, seen, _ = play(answers, lambda s: s.request("/x", "POST", {"a": [1, "b"]}), token="t0k")
+    assert outcome == (201, b'{"ok": 1}')
+    assert sent(seen[0], *CHECKED) == {"Authorization": "token t0k", "Content-Type": "application/json"}
+    assert json.loads(seen[0]["body"]) == {"a": [1, "b"]}
+
+
+def test_a_request_without_a_token_or_cookies_sends_neither():
+    outcome, seen, _ = play({}, lambda s: s.request("/missing"))
+    assert outcome == (404, b"no such page")  # an error status is returned, not raised
+    assert sent(seen[0], *CHECKED) == {} and seen[0]["method"] == "GET"
+    outcome, seen, _ = play({}, lambda s: s.request("/missing", auth="cookie"))
+    assert sent(seen[0], *CHECKED) == {}
+
+
+def test_a_text_body_is_sent_as_it_is_and_a_post_without_one_sends_an_empty_body():
+    async def steps(student):
+        await student.request("/raw", "PUT", "plain text")
+        await student.request("/bytes", "POST", b"\x00raw")
+        await student.request("/empty", "POST")
+        await student.request("/patch", "PATCH")
+        return await student.request("/gone", "DELETE")
+
+    outcome, seen, _ = play({("DELETE", "/gone"): (204, {}, b"")}, steps, token="t")
+    assert outcome == (204, b"")
+    assert [(r["method"], r["uri"], r["body"]) for r in seen] == [
+        ("PUT", "/raw", "plain text"),
+        ("POST", "/bytes", "\x00raw"),
+        ("POST", "/empty", ""),
+        ("PATCH", "/patch", ""),
+        ("DELETE", "/gone", ""),
+    ]
+    assert sent(seen[0], *CHECKED) == {"Authorization": "token t"}  # text is not JSON
+
+
+def test_cookies_set_by_the_hub_are_sent_back_with_the_xsrf_token_and_a_redirect_is_not_followed():
+    answers = {
+        ("GET", "/hub/login"): (200, [("Set-Cookie", "_xsrf=abc|1; Path=/"), ("Set-Cookie", "other=2")], b"form"),
+        ("GET", "/next"): (302, {"Location": "/elsewhere", "Set-Cookie": "other=3"}, b""),
+    }
+
+    async def steps(student):
+        await student.request("/hub/login", auth="cookie")
+        status = await student.request("/next", auth="cookie", headers={"X-Mine": "1"})
+        await student.request("/last", auth="cookie")
+        return status
+
+    outcome, seen, student = play(answers, steps, token="t")
+    assert outcome == (302, b"")
+    assert student.cookies == {"_xsrf": "abc|1", "other": "3"}
+    assert sent(seen[1], *CHECKED, "X-Mine") == {
+        "Cookie": "_xsrf=abc|1; other=2",
+        "X-Xsrftoken": "abc|1",
+        "X-Mine": "1",
+    }
+    assert sent(seen[2], *CHECKED) == {"Cookie": "_xsrf=abc|1; other=3", "X-Xsrftoken": "abc|1"}
+    assert [r["uri"] for r in seen] == ["/hub/login", "/next", "/last"]  # /elsewhere never asked
+
+
+def test_cookies_without_an_xsrf_token_send_no_xsrf_header():
+    answers = {("GET", "/a"): (200, {"Set-Cookie": "session=9"}, b"")}
+
+    async def steps(student):
+        await student.request("/a")
+        return await student.request("/b", auth="cookie")
+
+    _, seen, _ = play(answers, steps)
+    assert sent(seen[1], *CHECKED) == {"Cookie": "session=9"}
+
+
+def test_a_form_is_sent_url_encoded():
+    _, seen, _ = play({}, lambda s: s.request("/f", "POST", form={"username": "sim", "password": "a b&c"}))
+    assert seen[0]["body"] == "username=sim&password=a+b%26c"
+    assert sent(seen[0], *CHECKED) == {"Content-Type": "application/x-www-form-urlencoded"}
+
+
+def test_json_answers_are_decoded_and_an_unexpected_status_names_the_student_and_the_request():
+    answers = {
+        ("GET", "/ok"): (200, {}, b'{"a": 1}'),
+        ("GET", "/empty"): (201, {}, b""),
+        ("GET", "/bad"): (500, {}, b"x" * 300),
+    }
+
+    async def steps(student):
+        found = [await student.json("/ok"), await student.json("/empty", expect=(201,))]
+        try:
+            await student.json("/bad", "GET")
+        except StudentError as error:
+            found.append(str(error))
+        return found
+
+    outcome, _, _ = play(answers, steps)
+    assert outcome == [{"a": 1}, None, "sim: GET /bad answered 500: " + repr(b"x" * 200)]
+    outcome, _, _ = play(answers, lambda s: s.json("/ok", expect=(201,)))
+    assert str(outcome) == "sim: GET /ok answered 200: b'{\"a\": 1}'"
+
+
+LOGIN = {
+    ("GET", "/hub/login"): (200, {"Set-Cookie": "_xsrf=X1; Path=/"}, b"<form>"),
+    ("POST", "/hub/login?next="): (302, {"Set-Cookie": "jupyterhub-session-id=S; Path=/", "Location": "/hub/"}, b""),
+    ("POST", "/hub/api/users/sim/tokens"): (201, {}, b'{"token": "the-students-token"}'),
+}
+
+
+def test_signing_in_posts_the_login_form_then_asks_for_a_token_with_the_login_cookie():
+    outcome, seen, student = play(LOGIN, lambda s: s.sign_in())
+    assert outcome is None and student.token == "the-students-token"
+    assert [(r["method"], r["uri"]) for r in seen] == [
+        ("GET", "/hub/login"),
+        ("POST", "/hub/login?next="),
+        ("POST", "/hub/api/users/sim/tokens"),
+    ]
+    assert sent(seen[0], *CHECKED) == {}
+    assert seen[1]["body"] == "username=sim&password=pass+word%261&_xsrf=X1"
+    assert sent(seen[1], *CHECKED) == {
+        "Cookie": "_xsrf=X1",
+        "X-Xsrftoken": "X1",
+        "Content-Type": "application/x-www-form-urlencoded",
+    }
+    assert json.loads(seen[2]["body"]) == {"note": "class simulation", "expires_in": 3600}
+    assert sent(seen[2], *CHECKED) == {
+        "Cookie": "_xsrf=X1; jupyterhub-session-id=S",
+        "X-Xsrftoken": "X1",
+        "Content-Type": "application/json",
+    }
+
+
+def test_a_login_page_without_an_xsrf_cookie_sends_an_empty_one():
+    answers = {("POST", "/hub/login?next="): (302, {}, b"")}
+    outcome, seen, _ = play(answers, lambda s: s.login())
+    assert outcome == 302 and seen[1]["body"] == "username=sim&password=pass+word%261&_xsrf="
+
+
+def test_a_login_that_is_not_let_in_is_said_and_no_token_is_asked_for():
+    answers = {**LOGIN, ("POST", "/hub/login?next="): (200, {}, b"<form>wrong password</form>")}
+    outcome, seen, student = play(answers, lambda s: s.sign_in())
+    assert str(outcome) == "sim: the login form answered 200, not a redirect into the hub"
+    assert len(seen) == 2 and student.token == ""
+
+
+def test_a_token_is_taken_from_a_200_as_from_a_201():
+    answers = {("POST", "/hub/api/users/sim/tokens"): (200, {}, b'{"token": "T200"}')}
+    _, _, student = play(answers, lambda s: s.get_token())
+    assert student.token == "T200"
+
+
+def progress(*events: dict) -> bytes:
+    return b"".join(b"data: " + json.dumps(event).encode() + b"\n\n" for event in events)
+
+
+def test_spawning_posts_to_the_server_then_follows_its_progress_until_ready():
+    answers = {
+        ("POST", "/hub/api/users/sim/server"): (202, {}, b""),
+        ("GET", "/hub/api/users/sim/server/progress"): (
+            200,
+            {"Content-Type": "text/event-stream"},
+            progress({"progress": 50}, {"progress": 100, "ready": True}),
+        ),
+    }
+    outcome, seen, _ = play(answers, lambda s: s.spawn(), token="T")
+    assert isinstance(outcome, float) and 0 <= outcome < 30
+    assert [(r["method"], r["uri"], r["body"]) for r in seen] == [
+        ("POST", "/hub/api/users/sim/server", "{}"),
+        ("GET", "/hub/api/users/sim/server/progress", ""),
+    ]
+    assert sent(seen[0], *CHECKED) == {"Authorization": "token T", "Content-Type": "application/json"}
+    assert sent(seen[1], *CHECKED) == {"Authorization": "token T", "Accept": "text/event-stream"}
+
+
+@pytest.mark.parametrize("status", [201, 400])  # 400: the server runs already
+def test_a_server_started_or_already_running_is_waited_for(status):
+    answers = {
+        ("POST", "/hub/api/users/sim/server"): (status, {}, b""),
+        ("GET", "/hub/api/users/sim/server/progress"): (200, {}, progress({"ready": True})),
+    }
+    outcome, seen, _ = play(answers, lambda s: s.spawn(), token="T")
+    assert isinstance(outcome, float) and len(seen) == 2
+
+
+@pytest.mark.parametrize("status", [200, 403, 500])
+def test_a_refused_start_names_its_status_and_the_stream_is_not_asked(status):
+    answers = {("POST", "/hub/api/users/sim/server"): (status, {}, b"y" * 250)}
+    outcome, seen, _ = play(answers, lambda s: s.spawn(), token="T")
+    assert str(outcome) == f"sim: starting the server answered {status}: " + repr(b"y" * 200)
+    assert len(seen) == 1
+
+
+def test_a_progress_stream_that_never_says_ready_is_a_failed_start_with_its_end():
+    stream = progress({"progress": 10, "message": "w" * 400}, {"failed": True, "message": "Spawn failed"})
+    answers = {
+        ("POST", "/hub/api/users/sim/server"): (202, {}, b""),
+        ("GET", "/hub/api/users/sim/server/progress"): (200, {}, stream),
+    }
+    outcome, _, _ = play(answers, lambda s: s.spawn(), token="T")
+    assert str(outcome) == f"sim: the server did not start (status 200): {stream.decode()[-300:]!r}"
+
+
+def test_stopping_logging_out_and_the_students_own_addresses():
+    async def steps(student):
+        student.cookies = {"jupyterhub-session-id": "S"}
+        await student.stop_server()
+        await student.logout()
+        return student.server("/lab/tree"), student.server("api/x"), dict(student.cookies)
+
+    outcome, seen, _ = play({}, steps, token="T")
+    assert outcome == ("/user/sim/lab/tree", "/user/sim/api/x", {})
+    assert [(r["method"], r["uri"]) for r in seen] == [("DELETE", "/hub/api/users/sim/server"), ("GET", "/hub/logout")]
+    assert sent(seen[0], *CHECKED) == {"Authorization": "token T"}
+    assert sent(seen[1], *CHECKED) == {"Cookie": "jupyterhub-session-id=S"}
+
+
+def test_a_notebook_is_read_from_the_students_copy_of_the_series_and_saved_back():
+    path = "/user/sim/api/contents/layernorm-step-by-step/notebooks/02%20mean.ipynb"
+    answers = {
+        ("GET", path + "?content=1"): (200, {}, json.dumps({"type": "notebook", "content": NOTEBOOK}).encode()),
+        ("PUT", path): (200, {}, b"{}"),
+    }
+
+    async def steps(student):
+        content = await student.notebook("02 mean.ipynb")
+        await student.save("02 mean.ipynb", {"cells": ["changed"]})
+        return content
+
+    outcome, seen, _ = play(answers, steps, token="T")
+    assert outcome == NOTEBOOK
+    assert [(r["method"], r["uri"]) for r in seen] == [("GET", path + "?content=1"), ("PUT", path)]
+    assert json.loads(seen[1]["body"]) == {"type": "notebook", "format": "json", "content": {"cells": ["changed"]}}
+    assert sent(seen[1], *CHECKED) == {"Authorization": "token T", "Content-Type": "application/json"}
+
+
+@pytest.mark.parametrize("status", [201, 403])
+def test_a_save_is_done_on_200_or_201_and_refused_otherwise(status):
+    path = "/user/sim/api/contents/layernorm-step-by-step/notebooks/02_mean.ipynb"
+    outcome, _, _ = play({("PUT", path): (status, {}, b"{}")}, lambda s: s.save("02_mean.ipynb", {}), token="T")
+    if status == 201:
+        assert outcome is None
+    else:
+        assert str(outcome) == f"sim: PUT {path} answered 403: b'{{}}'"
