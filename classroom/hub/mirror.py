@@ -35,13 +35,17 @@ def _git(*args: str, cwd: Path | None = None) -> str:
 
 
 def publish(checkout: Path, bare: Path) -> str:
-    """Push ``checkout``'s committed HEAD to ``bare`` (created if missing) as ``main``; return the commit."""
+    """Push ``checkout``'s committed HEAD to ``bare`` (created if missing) as ``main``, even when it is not a
+    descendant of what ``main`` was (an amended fix); return the commit."""
     if not (checkout / ".git").exists():
         raise MirrorError(f"{checkout} is not a git checkout: the hub serves the series' committed history")
     if not bare.exists():
         bare.parent.mkdir(parents=True, exist_ok=True)
         _git("init", "--quiet", "--bare", "--shared=0644", str(bare))
     commit = _git("rev-parse", "HEAD", cwd=checkout).strip()
+    # --shared also sets receive.denyNonFastForwards, which refuses even a forced push: without this, a fix
+    # amended, or HEAD moved back, could never be served ("failed to push some refs"), in a copy made before too.
+    _git("config", "receive.denyNonFastForwards", "false", cwd=bare)
     _git("push", "--quiet", "--force", str(bare), f"{commit}:refs/heads/{BRANCH}", cwd=checkout)
     _git("symbolic-ref", "HEAD", f"refs/heads/{BRANCH}", cwd=bare)
     return commit

@@ -71,6 +71,18 @@ def test_publishing_again_moves_main_to_the_new_commit(checkout, tmp_path):
     assert git("rev-parse", "refs/heads/main", cwd=bare) == newer
 
 
+def test_a_rewritten_history_is_served_too_even_in_a_copy_made_before(checkout, tmp_path):
+    bare = tmp_path / "series.git"
+    git("init", "--quiet", "--bare", "--shared=0644", str(bare), cwd=tmp_path)  # as an earlier hub made it
+    mirror.publish(checkout, bare)
+    commit(checkout, "a.txt", "one, fixed\n", "a fix")
+    mirror.publish(checkout, bare)
+    git("reset", "--quiet", "--hard", "HEAD~1", cwd=checkout)  # the fix withdrawn: main is not a fast-forward now
+    rewritten = commit(checkout, "b.txt", "two, instead\n", "another fix")
+    assert mirror.publish(checkout, bare) == rewritten
+    assert git("rev-parse", "refs/heads/main", cwd=bare) == rewritten
+
+
 def test_only_committed_work_is_served_and_the_changed_files_are_listed(checkout, tmp_path):
     bare = tmp_path / "series.git"
     (checkout / "a.txt").write_text("half done\n", encoding="utf-8")  # changed, not staged
