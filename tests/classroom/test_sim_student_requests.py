@@ -313,3 +313,37 @@ def test_a_save_is_done_on_200_or_201_and_refused_otherwise(status):
         assert outcome is None
     else:
         assert str(outcome) == f"sim: PUT {path} answered 403: b'{{}}'"
+
+
+PULL = (
+    "/user/sim/git-pull/api?repo=%2Fsrv%2Fseries.git&branch=main&targetpath=layernorm-step-by-step"
+    "&urlpath=lab%2Ftree%2Flayernorm-step-by-step%2Fnotebooks%2F00_contents.ipynb"
+)
+
+
+@pytest.mark.parametrize("finished", ['data: {"phase": "finished"}\n\n', "data: {'phase': 'finished'}\n\n"])
+def test_the_pull_link_is_clicked_with_the_students_token_and_either_quoting_of_finished(finished):
+    answers = {("GET", PULL): (200, {}, ('data: {"phase": "syncing"}\n\n' + finished).encode())}
+    outcome, seen, student = play(answers, lambda s: s.pull("/srv/series.git"), token="T")
+    assert outcome == 'data: {"phase": "syncing"}\n\n' + finished
+    assert [(r["method"], r["uri"]) for r in seen] == [("GET", PULL)] and student.retried == []
+    assert sent(seen[0], *CHECKED) == {"Authorization": "token T"}
+
+
+def test_a_pull_that_answers_but_never_finishes_fails_with_the_end_of_its_log():
+    log = "data: " + "x" * 500 + '\n\ndata: {"phase": "error"}\n\n'
+    outcome, seen, student = play({("GET", PULL): (200, {}, log.encode())}, lambda s: s.pull("/srv/series.git"))
+    assert str(outcome) == f"sim: nbgitpuller did not finish (status 200): {log[-400:]}"
+    assert len(seen) == 1 and student.retried == []
+
+
+def test_a_new_student_has_no_token_cookies_kernels_or_retries_and_a_hub_without_its_slash():
+    student = Student("http://hub.example.edu:8000//", "ana", "pw")
+    assert (student.hub, student.name, student.password) == ("http://hub.example.edu:8000", "ana", "pw")
+    assert (student.token, student.cookies, student.kernel_ids, student.retried, student.timings) == (
+        "",
+        {},
+        [],
+        [],
+        {},
+    )
