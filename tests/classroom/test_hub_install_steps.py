@@ -392,3 +392,18 @@ def test_npm_without_node_is_explained_and_nothing_is_copied(open_folder, monkey
         "install Node.js and npm (Debian/Ubuntu: apt-get install npm) and run this again"
     )
     assert not (open_folder / "hub" / "proxy").exists()
+
+
+def test_torchs_cpu_build_is_asked_for_as_configured_then_of_pytorchs_index_with_pypi_for_the_rest(tmp_path):
+    pins = tmp_path / "requirements.txt"
+    pins.write_text("torch == 2.13.0  # pinned\n", encoding="utf-8")
+    assert install.cpu_torch.attempts(pins, platform="linux") == [
+        ["torch==2.13.0+cpu"],
+        [
+            "--index-url",
+            "https://download.pytorch.org/whl/cpu",
+            "--extra-index-url",
+            "https://pypi.org/simple",
+            "torch==2.13.0+cpu",
+        ],
+    ]

@@ -111,14 +111,18 @@ def test_a_process_that_goes_at_once_is_not_waited_for(children):
     assert time.monotonic() - begun < 10 and quick.wait(timeout=10) == -signal.SIGTERM
 
 
-def test_several_processes_are_ended_and_returned_in_order_and_an_ended_one_is_skipped(children):
-    ended = python("")
-    ended.kill()
-    ended.wait()
-    first, second = python(""), python("")
-    children.extend([second, first])
-    processes = {second.pid: proctree.started(second.pid), first.pid: proctree.started(first.pid), ended.pid: 1}
+def test_several_processes_are_ended_and_returned_in_order_and_a_reused_id_is_skipped(children):
+    first, second, reused = python(""), python(""), python("")
+    children.extend([second, first, reused])
+    processes = {
+        reused.pid: proctree.started(reused.pid) - 1,  # as if the one recorded had ended and its id been reused
+        second.pid: proctree.started(second.pid),
+        first.pid: proctree.started(first.pid),
+    }
+    begun = time.monotonic()
     assert proctree.end_processes(processes, grace=5) == sorted([first.pid, second.pid])
+    assert time.monotonic() - begun < 4  # the other process that has the id now is not waited for
+    assert reused.poll() is None
 
 
 def test_a_process_that_may_not_be_signalled_or_is_gone_is_not_counted(children, monkeypatch):

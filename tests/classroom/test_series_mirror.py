@@ -31,6 +31,12 @@ def git(*args, cwd: Path) -> str:
     return done.stdout.strip()
 
 
+@pytest.fixture(autouse=True)
+def outside_any_repository(tmp_path, monkeypatch):
+    """Run from a folder that is no git repository, so that a git command without its folder touches none."""
+    monkeypatch.chdir(tmp_path)
+
+
 @pytest.fixture
 def checkout(tmp_path):
     """A lecturer's checkout with one commit, on a branch that is not called main."""
@@ -174,6 +180,8 @@ def test_a_link_for_another_notebook_and_branch_opens_that_notebook():
     )
     for hub in ("https://hub.example.edu", "https://hub.example.edu/", "https://hub.example.edu//"):
         assert link.hub_link(hub, repo, "notebooks/02_mean.ipynb", "fixes") == expected
+    under_a_path = link.hub_link("https://example.edu/course-X/", repo, "notebooks/02_mean.ipynb", "fixes")
+    assert under_a_path == expected.replace("https://hub.example.edu", "https://example.edu/course-X")
 
 
 def test_the_pull_query_defaults_to_the_contents_on_main():

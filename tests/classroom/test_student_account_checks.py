@@ -6,6 +6,7 @@ read the system without changing it. Making and removing accounts needs root and
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from types import SimpleNamespace
@@ -60,10 +61,40 @@ def test_without_the_class_group_nobody_is_a_student(machine):
     assert not accounts.is_student_account("ana")
 
 
-def test_leftovers_of_an_account_that_is_not_a_student_are_never_touched(machine):
+@pytest.fixture
+def signals(monkeypatch):
+    """Every signal end_leftovers would send, recorded and not sent; each uid runs the processes 100 + uid, 200 + uid."""
+    sent: list[tuple[int, int]] = []
+    monkeypatch.setattr(accounts, "os", SimpleNamespace(kill=lambda pid, sig: sent.append((pid, sig))))
+    monkeypatch.setattr(accounts, "processes_of", lambda uid: [100 + uid, 200 + uid])
+    return sent
+
+
+def test_leftovers_of_an_account_that_is_not_a_student_are_never_touched(machine, signals):
     machine.table["root"] = (0, 0)
     assert accounts.end_leftovers("root") == 0
     assert accounts.end_leftovers("nobody-here") == 0
+    assert signals == []
+
+
+def test_every_leftover_process_of_a_student_is_killed_and_counted(machine, signals):
+    machine.table["ana"] = (1000, CLASS_GID)
+    assert accounts.end_leftovers("ana") == 2
+    assert signals == [(1100, signal.SIGKILL), (1200, signal.SIGKILL)]
+
+
+def test_a_leftover_that_ended_meanwhile_still_counts_and_the_rest_are_killed(machine, monkeypatch):
+    machine.table["ana"] = (1000, CLASS_GID)
+    sent = []
+
+    def kill(pid, sig):
+        if pid == 1100:
+            raise ProcessLookupError(pid)
+        sent.append(pid)
+
+    monkeypatch.setattr(accounts, "os", SimpleNamespace(kill=kill))
+    monkeypatch.setattr(accounts, "processes_of", lambda uid: [100 + uid, 200 + uid])
+    assert accounts.end_leftovers("ana") == 2 and sent == [1200]
 
 
 def test_the_real_system_accounts_are_not_students():
@@ -120,3 +151,11 @@ def test_a_simulated_class_is_numbered_from_one_with_three_digits():
     assert names("grd-", 1) == ["grd-001"]
     assert names("s", 0) == []
     assert names("s", 1000)[-2:] == ["s999", "s1000"]
+
+
+def test_a_log_with_bytes_that_are_not_utf8_still_gives_its_last_lines(tmp_path):
+    from classroom.sim.classhub import last_lines
+
+    log = tmp_path / "hub.log"
+    log.write_bytes(b"started\n\xff\xfe odd bytes\nstopped\n")
+    assert last_lines(log) == "started | \ufffd\ufffd odd bytes | stopped"
