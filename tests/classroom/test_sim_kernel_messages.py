@@ -51,6 +51,7 @@ class Channels(WebSocketHandler):
         )
         self.count = 0
         self.close_after = self.log["close_plan"].pop(0) if self.log["close_plan"] else 0
+        self.restarting = bool(self.log["restart_plan"]) and self.log["restart_plan"].pop(0)
 
     def on_close(self):
         self.log["http"].append(("websocket closed", self.request.uri.split("?")[0], None))
@@ -63,10 +64,17 @@ class Channels(WebSocketHandler):
             self.close(4000, "gone away")
             return
         parent = request["header"]
+        if self.restarting:  # the server's word that the kernel restarted; this socket then stays silent
+            if self.count == 1:
+                self.write_message(message("status", {"execution_state": "restarting"}, None))
+            return
         if request["header"]["msg_type"] == "kernel_info_request":
-            if self.log["info"] in ("both", "reply"):
+            if self.log["info"] == "noise":  # a kernel's own status at start, and an answer to someone else
+                self.write_message(message("status", {"execution_state": "starting"}, None))
+                self.write_message(message("status", {"execution_state": "idle"}, {"msg_id": "someone-else"}))
+            if self.log["info"] in ("both", "reply", "noise"):
                 self.write_message(message("kernel_info_reply", {"status": "ok"}, parent, "shell"))
-            if self.log["info"] in ("both", "iopub"):
+            if self.log["info"] in ("both", "iopub", "noise"):
                 self.write_message(message("status", {"execution_state": "idle"}, parent))
         else:
             for answer in self.log["cell"](parent):
@@ -79,7 +87,7 @@ class Sessions(RequestHandler):
 
     def post(self):
         self.log["http"].append(("POST", self.request.uri, json.loads(self.request.body)))
-        self.set_status(201)
+        self.set_status(self.log["session_status"])
         self.write({"id": "session-1", "kernel": {"id": "kernel-7"}})
 
     def delete(self, session=None):
@@ -91,9 +99,10 @@ def idle(parent):
     return [message("status", {"execution_state": "idle"}, parent)]
 
 
-def play(steps, info="both", cell=idle, close_plan=()):
+def play(steps, info="both", cell=idle, close_plan=(), restart_plan=(), prefix="", session_status=201):
     """Run ``steps(student, log)`` against the stand-in; returns (its result or StudentError, log)."""
     log = {"connections": [], "sent": [], "http": [], "info": info, "cell": cell, "close_plan": list(close_plan)}
+    log.update(restart_plan=list(restart_plan), session_status=session_status)
 
     async def main():
         with socket.socket() as probe:
@@ -101,13 +110,13 @@ def play(steps, info="both", cell=idle, close_plan=()):
             port = probe.getsockname()[1]
         app = Application(
             [
-                (r"/user/sim/api/kernels/([^/]+)/channels", Channels, dict(log=log)),
-                (r"/user/sim/api/sessions", Sessions, dict(log=log)),
-                (r"/user/sim/api/sessions/([^/]+)", Sessions, dict(log=log)),
+                (prefix + r"/user/sim/api/kernels/([^/]+)/channels", Channels, dict(log=log)),
+                (prefix + r"/user/sim/api/sessions", Sessions, dict(log=log)),
+                (prefix + r"/user/sim/api/sessions/([^/]+)", Sessions, dict(log=log)),
             ]
         )
         server = app.listen(port, "127.0.0.1")
-        student = Student(f"http://127.0.0.1:{port}", "sim", "pw")
+        student = Student(f"http://127.0.0.1:{port}{prefix}", "sim", "pw")
         student.token = "T"
         try:
             return await steps(student, log)
@@ -320,3 +329,67 @@ def test_closing_a_kernel_that_never_connected_only_ends_its_session():
 
     _, log = play(steps)
     assert log["http"] == [("DELETE", "/user/sim/api/sessions/session-9", None)] and log["connections"] == []
+
+
+def test_a_session_answered_with_200_is_opened_as_well_and_a_hub_under_a_path_is_reached_there():
+    async def steps(student, log):
+        return await student.open_kernel("02_mean.ipynb")
+
+    kernel, log = play(steps, prefix="/https-hub", session_status=200)
+    assert kernel.id == "kernel-7" and log["http"][0][1] == "/https-hub/user/sim/api/sessions"
+    assert log["connections"][0]["uri"].startswith("/https-hub/user/sim/api/kernels/kernel-7/channels?")
+
+
+def test_a_kernel_restarted_as_often_as_a_student_reconnects_is_still_reached(monkeypatch):
+    async def steps(student, log):
+        kernel = await connected(student, log)
+        monkeypatch.setattr(client.asyncio, "sleep", no_wait)
+        await kernel.ready(timeout=10, every=0.2)
+        return kernel
+
+    kernel, log = play(steps, restart_plan=[True] * client.MAX_RECONNECTS)
+    assert kernel.reconnects == ["the server said the kernel was restarting"] * client.MAX_RECONNECTS
+    assert len(log["connections"]) == client.MAX_RECONNECTS + 1
+
+
+def test_messages_that_are_not_answers_to_its_request_are_passed_over_without_asking_again():
+    async def steps(student, log):
+        kernel = await connected(student, log)
+        await kernel.ready(timeout=10, every=5)
+        return kernel
+
+    kernel, log = play(steps, info="noise")
+    assert [m["header"]["msg_type"] for m in log["sent"]] == ["kernel_info_request"]
+    assert kernel.reconnects == [] and kernel.restarted is False
+
+
+def test_a_kernel_that_answers_at_once_is_ready_at_once_whatever_the_interval_between_requests():
+    import time
+
+    async def steps(student, log):
+        kernel = await connected(student, log)
+        begun = time.monotonic()
+        await kernel.ready(timeout=30, every=5)
+        return time.monotonic() - begun
+
+    took, _ = play(steps)
+    assert took < 2
+
+
+def test_statuses_that_answer_a_request_are_the_kernels_not_the_servers_word_on_a_restart():
+    def cell(parent):
+        return [
+            message("status", {"execution_state": "restarting"}, parent),
+            message("status", {"execution_state": "dead"}, parent),
+            message("status", {"execution_state": "starting"}, None),
+            message("stream", {"name": "stdout", "text": "still here"}, parent),
+            message("status", {"execution_state": "idle"}, parent),
+        ]
+
+    async def steps(student, log):
+        kernel = await connected(student, log)
+        return await kernel.run("print('still here')", timeout=10), kernel
+
+    (answer, kernel), log = play(steps, cell=cell)
+    assert answer == {"text": "still here", "error": None}
+    assert kernel.reconnects == [] and kernel.restarted is False and len(log["connections"]) == 1

@@ -9,8 +9,10 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import time
 
 import pytest
+from tornado.httpclient import HTTPClientError
 from tornado.web import Application, RequestHandler
 
 from classroom.sim.client import Student, StudentError
@@ -24,7 +26,7 @@ class Recorder(RequestHandler):
     def initialize(self, answers: dict, seen: list):
         self.answers, self.seen = answers, seen
 
-    def _answer(self):
+    async def _answer(self):
         request = self.request
         self.seen.append(
             {
@@ -35,6 +37,9 @@ class Recorder(RequestHandler):
             }
         )
         status, headers, body = self.answers.get((request.method, request.uri), (404, {}, b"no such page"))
+        if status == "slow":  # a page that takes 3 s to answer
+            await asyncio.sleep(3)
+            status = 200
         self.set_status(status)
         for key, value in headers.items() if isinstance(headers, dict) else headers:
             self.add_header(key, value)
@@ -44,7 +49,7 @@ class Recorder(RequestHandler):
     get = post = put = patch = delete = _answer
 
 
-def play(answers: dict, steps, token: str = ""):
+def play(answers: dict, steps, token: str = "", patience: float = 1.0):
     """Run ``steps(student)`` against the recorder; returns (its result or its StudentError, requests, student)."""
     seen: list[dict] = []
 
@@ -53,7 +58,7 @@ def play(answers: dict, steps, token: str = ""):
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
         server = Application([(r".*", Recorder, dict(answers=answers, seen=seen))]).listen(port, "127.0.0.1")
-        student = Student(f"http://127.0.0.1:{port}/", "sim", "pass word&1")
+        student = Student(f"http://127.0.0.1:{port}/", "sim", "pass word&1", patience)
         student.token = token
         try:
             return await steps(student), student
@@ -347,3 +352,46 @@ def test_a_new_student_has_no_token_cookies_kernels_or_retries_and_a_hub_without
         [],
         {},
     )
+
+
+def timed(steps):
+    async def run(student):
+        begun = asyncio.get_running_loop().time()
+        result = await steps(student)
+        return result, asyncio.get_running_loop().time() - begun
+
+    return run
+
+
+def test_a_progress_stream_that_hangs_ends_at_the_time_given():
+    answers = {
+        ("POST", "/hub/api/users/sim/server"): (202, {}, b""),
+        ("GET", "/hub/api/users/sim/server/progress"): ("slow", {}, progress({"ready": True})),
+    }
+    begun = time.monotonic()
+    with pytest.raises(HTTPClientError) as caught:
+        play(answers, lambda s: s.spawn(timeout=0.4), token="T")
+    assert caught.value.code == 599 and time.monotonic() - begun < 2.5  # tornado's code for a time-out
+    outcome, _, _ = play(answers, lambda s: s.spawn(), token="T")
+    assert isinstance(outcome, float)  # given the time, it started
+
+
+def test_bytes_that_are_not_utf8_in_the_progress_or_the_pull_log_do_not_stop_the_student():
+    answers = {
+        ("POST", "/hub/api/users/sim/server"): (202, {}, b""),
+        ("GET", "/hub/api/users/sim/server/progress"): (200, {}, b"data: \xff\xfe\n\n" + progress({"ready": True})),
+        ("GET", PULL): (200, {}, b'data: \xff\n\ndata: {"phase": "finished"}\n\n'),
+    }
+
+    async def steps(student):
+        await student.spawn()
+        return await student.pull("/srv/series.git")
+
+    outcome, _, _ = play(answers, steps, token="T")
+    assert outcome == 'data: \ufffd\n\ndata: {"phase": "finished"}\n\n'
+
+
+def test_a_pull_whose_status_is_a_failure_fails_even_if_its_log_says_finished():
+    body = b'data: {"phase": "finished"}\n\n'
+    outcome, seen, _ = play({("GET", PULL): (500, {}, body)}, lambda s: s.pull("/srv/series.git"))
+    assert str(outcome) == f"sim: nbgitpuller did not finish (status 500): {body.decode()}" and len(seen) == 1
