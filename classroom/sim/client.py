@@ -66,7 +66,7 @@ class Student:
         form: dict | None = None,
         timeout: float | None = None,
     ):
-        """(status, body bytes); never raises for an HTTP error status."""
+        """(status, body bytes); never raises for an HTTP error status, nor for a time-out (599, b"")."""
         timeout = self.timeout if timeout is None else timeout
         all_headers = dict(headers or {})
         if auth == "token" and self.token:
@@ -94,7 +94,9 @@ class Student:
         )
         try:
             response = await self.http.fetch(request, raise_error=False)
-        except HTTPClientError as error:  # pragma: no cover - raise_error=False returns them
+        except HTTPClientError as error:  # a time-out or a dropped connection (tornado's 599): no response
+            if error.response is None:
+                return error.code, b""
             response = error.response
         self._remember(response)
         return response.code, response.body or b""

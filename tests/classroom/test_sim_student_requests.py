@@ -15,6 +15,7 @@ import pytest
 from tornado.httpclient import HTTPClientError
 from tornado.web import Application, RequestHandler
 
+from classroom.sim import client
 from classroom.sim.client import Student, StudentError
 
 NOTEBOOK = {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
@@ -361,6 +362,16 @@ def timed(steps):
         return result, asyncio.get_running_loop().time() - begun
 
     return run
+
+
+def test_a_request_gives_up_at_the_students_patience_or_at_the_time_it_is_given():
+    slow = {("GET", "/slow"): ("slow", {}, b"late")}
+    (answer, took), _, _ = play(slow, timed(lambda s: s.request("/slow")), patience=0.4 / client.TIMEOUT)
+    assert answer == (599, b"") and took < 2  # tornado's code for a request that timed out
+    (answer, took), _, _ = play(slow, timed(lambda s: s.request("/slow", timeout=0.4)))
+    assert answer == (599, b"") and took < 2
+    (answer, _), _, _ = play(slow, timed(lambda s: s.request("/slow")))  # a quiet machine's patience: it waits
+    assert answer == (200, b"late")
 
 
 def test_a_progress_stream_that_hangs_ends_at_the_time_given():
