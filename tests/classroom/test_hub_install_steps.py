@@ -37,6 +37,7 @@ for pattern, action in {acts!r}:
                 f.write(action.get("contents", ""))
             os.chmod(path, 0o755)
         sys.stdout.write(action.get("say", ""))
+        sys.stderr.write(action.get("err", ""))
         sys.exit(action.get("exit", 0))
 """
 
@@ -189,7 +190,7 @@ def test_a_logs_tail_is_its_last_error_lines_or_else_its_last_lines(tmp_path):
 # --- the environment ------------------------------------------------------------------------------------------------
 
 
-def set_up_pythons(open_folder: Path, monkeypatch, venv_works=True, pip_inside=True, install_exit=0):
+def set_up_pythons(open_folder: Path, monkeypatch, venv_works=True, pip_inside=True, install_exit=0, half_made=True):
     """A system Python that makes a venv whose python records every pip command; pins with torch."""
     record = open_folder / "record.jsonl"
     venv_python = {
@@ -207,7 +208,7 @@ def set_up_pythons(open_folder: Path, monkeypatch, venv_works=True, pip_inside=T
     acts = [
         [["-c"], {"say": "True\n"}],
         [["--without-pip"], venv_python],
-        [["venv"], venv_python if venv_works else {"exit": 1, "make": ["<last>/half-made"]}],
+        [["venv"], venv_python if venv_works else {"exit": 1, "make": ["<last>/half-made"] if half_made else []}],
     ]
     base = stand_in(open_folder / "usr" / "bin" / "python3", record, acts, name="system python")
     monkeypatch.setattr(install, "SYSTEM_PYTHONS", (str(base),))
@@ -407,3 +408,47 @@ def test_torchs_cpu_build_is_asked_for_as_configured_then_of_pytorchs_index_with
             "torch==2.13.0+cpu",
         ],
     ]
+
+
+def test_what_is_installed_can_be_read_by_every_student_whatever_the_umask_it_was_started_with(
+    open_folder, monkeypatch
+):
+    set_up_pythons(open_folder, monkeypatch)
+    home = open_folder / "opt" / "layernorm-hub"  # its parent folder does not exist yet
+    os.umask(0o077)  # a root shell's strict umask: nothing would be readable by others
+    python = install.ensure_python_env(home, lambda message: None)
+    for folder in (open_folder / "opt", home, home / "venv", python.parent):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o755, folder
+    for made in (home / "pip-install.log", home / "venv" / ".installed-requirements.sha256"):
+        assert stat.S_IMODE(made.stat().st_mode) == 0o644, made
+
+
+def test_each_install_starts_its_own_log(open_folder, monkeypatch):
+    _, _, pins = set_up_pythons(open_folder, monkeypatch)
+    home = open_folder / "hub"
+    install.ensure_python_env(home, lambda message: None)
+    pins.write_text("torch==2.13.0\njupyterhub==5.1\n", encoding="utf-8")
+    install.ensure_python_env(home, lambda message: None)
+    log = (home / "pip-install.log").read_text(encoding="utf-8")
+    assert log.startswith("\n$ ") and log.count("\n$ ") == 3  # the second install's three commands only
+
+
+def test_a_venv_that_could_not_be_made_at_all_is_made_without_pip(open_folder, monkeypatch):
+    record, _, _ = set_up_pythons(open_folder, monkeypatch, venv_works=False, pip_inside=False, half_made=False)
+    home = open_folder / "hub"
+    assert install.ensure_python_env(home, lambda message: None) == home / "venv" / "bin" / "python"
+    assert ["-m", "venv", "--without-pip", str(home / "venv")] in [run["args"] for run in runs(record)]
+
+
+def test_a_commands_errors_go_to_its_log_too(tmp_path):
+    program = stand_in(tmp_path / "tool", tmp_path / "record.jsonl", [[[], {"say": "out\n", "err": "ERROR: err\n"}]])
+    log = tmp_path / "log"
+    assert install._logged([str(program)], log, 30, "the tool", required=False) is True
+    first, command, *said = log.read_text(encoding="utf-8").split("\n")
+    assert (first, command, sorted(said)) == ("", f"$ {program}", ["", "ERROR: err", "out"])
+
+
+def test_a_logs_tail_survives_bytes_that_are_not_utf8(tmp_path):
+    log = tmp_path / "log"
+    log.write_bytes(b"Collecting torch\nERROR: bad byte \xff here\n")
+    assert install._log_tail(log) == "ERROR: bad byte \ufffd here"
