@@ -247,7 +247,8 @@ class StandIn(BaseHTTPRequestHandler):
         queue = self.server.answers.get(self.path, [(404, "text/html", "<p>not found</p>")])
         status, kind, text = queue.pop(0) if len(queue) > 1 else queue[0]
         self.send_response(status)
-        self.send_header("Content-Type", kind)
+        if kind is not None:  # None: an answer without a Content-Type
+            self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(text.encode())))
         self.end_headers()
         self.wfile.write(text.encode())
@@ -308,15 +309,16 @@ def test_a_rest_call_sends_the_token_and_a_json_body_and_returns_the_status_and_
 
 def test_a_hub_that_answers_is_ready_once_its_class_service_answers_through_the_proxy(stand_in):
     stand_in.answers = {
-        "/hub/api/": [(503, "text/html", "starting"), (200, "application/json", '{"version": "5"}')],
+        "/hub/api/": [(503, None, "starting"), (200, "application/json", '{"version": "5"}')],
         "/services/class/api/summary": [
-            (404, "text/html", "no route yet"),
+            (404, None, "no route yet"),
+            (200, None, "a page without a type"),
             (401, "text/html", "<p>the proxy's page</p>"),
             (401, "application/json; charset=UTF-8", '{"error": "login"}'),
         ],
     }
     hub_at(stand_in).wait_ready(timeout=30)
-    assert [path for _, path, _, _ in stand_in.seen] == ["/hub/api/"] * 2 + ["/services/class/api/summary"] * 3
+    assert [path for _, path, _, _ in stand_in.seen] == ["/hub/api/"] * 2 + ["/services/class/api/summary"] * 4
     assert all(authorization is None for _, _, authorization, _ in stand_in.seen)  # no token needed to see it
 
 
