@@ -452,3 +452,14 @@ def test_a_logs_tail_survives_bytes_that_are_not_utf8(tmp_path):
     log = tmp_path / "log"
     log.write_bytes(b"Collecting torch\nERROR: bad byte \xff here\n")
     assert install._log_tail(log) == "ERROR: bad byte \ufffd here"
+
+
+def test_the_proxy_can_be_run_by_every_student_whatever_the_umask_it_was_started_with(open_folder, monkeypatch):
+    set_up_npm(open_folder, monkeypatch)
+    home = open_folder / "hub"
+    os.umask(0o077)
+    command = install.ensure_proxy(home, lambda message: None)
+    for folder in (home, home / "proxy", home / "proxy" / "node_modules", command.parent):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o755, folder
+    for made in (home / "npm-install.log", home / "proxy" / ".installed-lock.sha256", home / "proxy" / "package.json"):
+        assert stat.S_IMODE(made.stat().st_mode) == 0o644, made
