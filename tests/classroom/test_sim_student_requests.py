@@ -38,8 +38,8 @@ class Recorder(RequestHandler):
             }
         )
         status, headers, body = self.answers.get((request.method, request.uri), (404, {}, b"no such page"))
-        if status == "slow":  # a page that takes 3 s to answer
-            await asyncio.sleep(3)
+        if status == "slow":  # a page that takes 1.5 s to answer
+            await asyncio.sleep(1.5)
             status = 200
         self.set_status(status)
         for key, value in headers.items() if isinstance(headers, dict) else headers:
@@ -366,10 +366,10 @@ def timed(steps):
 
 def test_a_request_gives_up_at_the_students_patience_or_at_the_time_it_is_given():
     slow = {("GET", "/slow"): ("slow", {}, b"late")}
-    (answer, took), _, _ = play(slow, timed(lambda s: s.request("/slow")), patience=0.4 / client.TIMEOUT)
-    assert answer == (599, b"") and took < 2  # tornado's code for a request that timed out
-    (answer, took), _, _ = play(slow, timed(lambda s: s.request("/slow", timeout=0.4)))
-    assert answer == (599, b"") and took < 2
+    (answer, took), _, _ = play(slow, timed(lambda s: s.request("/slow")), patience=0.3 / client.TIMEOUT)
+    assert answer == (599, b"") and took < 1.3  # tornado's code for a request that timed out
+    (answer, took), _, _ = play(slow, timed(lambda s: s.request("/slow", timeout=0.3)))
+    assert answer == (599, b"") and took < 1.3
     (answer, _), _, _ = play(slow, timed(lambda s: s.request("/slow")))  # a quiet machine's patience: it waits
     assert answer == (200, b"late")
 
@@ -381,8 +381,8 @@ def test_a_progress_stream_that_hangs_ends_at_the_time_given():
     }
     begun = time.monotonic()
     with pytest.raises(HTTPClientError) as caught:
-        play(answers, lambda s: s.spawn(timeout=0.4), token="T")
-    assert caught.value.code == 599 and time.monotonic() - begun < 2.5  # tornado's code for a time-out
+        play(answers, lambda s: s.spawn(timeout=0.3), token="T")
+    assert caught.value.code == 599 and time.monotonic() - begun < 1.3  # tornado's code for a time-out
     outcome, _, _ = play(answers, lambda s: s.spawn(), token="T")
     assert isinstance(outcome, float)  # given the time, it started
 
