@@ -66,6 +66,20 @@ def open_folder():
     shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.fixture
+def typed_stdin():
+    """This process's standard input holds a line, as if typed at the lecturer's terminal."""
+    read, write = os.pipe()
+    os.write(write, b"typed at the terminal\n")
+    os.close(write)
+    saved = os.dup(0)
+    os.dup2(read, 0)
+    os.close(read)
+    yield
+    os.dup2(saved, 0)
+    os.close(saved)
+
+
 def digest_of(*paths: Path) -> str:
     h = hashlib.sha256()
     for path in paths:
@@ -143,7 +157,7 @@ def test_the_hubs_python_is_in_its_venv():
 # --- one logged command ------------------------------------------------------------------------------------------
 
 
-def test_a_logged_command_appends_its_line_and_output_runs_where_asked_and_reads_nothing(tmp_path):
+def test_a_logged_command_appends_its_line_and_output_runs_where_asked_and_reads_nothing(tmp_path, typed_stdin):
     record = tmp_path / "record.jsonl"
     program = stand_in(tmp_path / "bin" / "tool", record, [[[], {"say": "done it\n"}]])
     log = tmp_path / "install.log"

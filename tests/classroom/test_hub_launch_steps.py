@@ -153,6 +153,20 @@ def stand_in_python(home: Path, out: Path, tail: str = "") -> Path:
     return python
 
 
+@pytest.fixture
+def typed_stdin():
+    """This process's standard input holds a line, as if typed at the lecturer's terminal."""
+    read, write = os.pipe()
+    os.write(write, b"typed at the terminal\n")
+    os.close(write)
+    saved = os.dup(0)
+    os.dup2(read, 0)
+    os.close(read)
+    yield
+    os.dup2(saved, 0)
+    os.close(saved)
+
+
 def settings_in(tmp_path: Path) -> HubSettings:
     settings = HubSettings(state=str(tmp_path / "state"), home=str(tmp_path / "home"), ip="127.0.0.1")
     settings.port, settings.hub_port = launch.free_port(), launch.free_port()
@@ -161,7 +175,7 @@ def settings_in(tmp_path: Path) -> HubSettings:
     return settings
 
 
-def test_the_hub_is_started_with_its_config_in_the_private_folder_with_the_settings_file(tmp_path):
+def test_the_hub_is_started_with_its_config_in_the_private_folder_with_the_settings_file(tmp_path, typed_stdin):
     settings = settings_in(tmp_path)
     out = tmp_path / "ran.json"
     python = stand_in_python(Path(settings.home), out)
@@ -193,7 +207,8 @@ def test_without_an_environment_given_the_hub_gets_this_processes_own(tmp_path, 
     assert ran["marker"] == "inherited" and ran["settings"] == str(settings.private / "settings.json")
 
 
-def test_nbgraders_course_is_set_up_with_the_hubs_python_from_the_repository(tmp_path):
+def test_nbgraders_course_is_set_up_with_the_hubs_python_from_the_repository(tmp_path, monkeypatch, typed_stdin):
+    monkeypatch.chdir(tmp_path)  # started from elsewhere: the module is still found in the repository
     settings = settings_in(tmp_path)
     out = tmp_path / "ran.json"
     stand_in_python(Path(settings.home), out)
@@ -372,3 +387,12 @@ def test_a_hub_that_stops_while_its_service_is_awaited_is_named_too(stand_in):
         hub_at(stand_in, process=StopsAfter(1)).wait_ready(timeout=30)
     assert str(caught.value) == "the hub stopped while starting (exit code 1); see its log"
     assert [path for _, path, _, _ in stand_in.seen] == ["/hub/api/"]
+
+
+def test_without_a_log_the_hubs_output_and_errors_go_where_this_processes_go(tmp_path, capfd):
+    settings = settings_in(tmp_path)
+    stand_in_python(Path(settings.home), tmp_path / "ran.json")
+    hub = launch.start(settings)
+    assert hub.process.wait(timeout=30) == 0
+    said = capfd.readouterr()
+    assert (said.out, said.err) == ("to stdout\n", "to stderr\n")

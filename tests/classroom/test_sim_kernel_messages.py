@@ -393,3 +393,29 @@ def test_statuses_that_answer_a_request_are_the_kernels_not_the_servers_word_on_
     (answer, kernel), log = play(steps, cell=cell)
     assert answer == {"text": "still here", "error": None}
     assert kernel.reconnects == [] and kernel.restarted is False and len(log["connections"]) == 1
+
+
+def test_a_cell_given_no_time_of_its_own_has_the_students():
+    async def steps(student, log):
+        kernel = await connected(student, log)
+        return await kernel.run("x = 1")
+
+    answer, _ = play(steps)
+    assert answer == {"text": "", "error": None}
+
+
+def test_a_restart_during_a_cell_names_the_cells_first_line_cut_at_60_characters():
+    def cell(parent):
+        return [
+            message("status", {"execution_state": "busy"}, parent),
+            message("status", {"execution_state": "restarting"}, None),
+        ]
+
+    async def steps(student, log):
+        kernel = await connected(student, log)
+        return await kernel.run("b" * 70 + "\nprint(1)", timeout=10)
+
+    error, _ = play(steps, cell=cell)
+    assert str(error) == (
+        f"sim: the kernel restarted while a cell ran, and its work was lost (first line {'b' * 60!r})"
+    )

@@ -41,6 +41,12 @@ class Recorder(RequestHandler):
         if status == "slow":  # a page that takes 1.5 s to answer
             await asyncio.sleep(1.5)
             status = 200
+        if isinstance(body, list):  # sent in parts, each flushed: a stream's events
+            self.set_status(status)
+            for part in body:
+                self.write(part)
+                await self.flush()
+            return
         self.set_status(status)
         for key, value in headers.items() if isinstance(headers, dict) else headers:
             self.add_header(key, value)
@@ -406,3 +412,61 @@ def test_a_pull_whose_status_is_a_failure_fails_even_if_its_log_says_finished():
     body = b'data: {"phase": "finished"}\n\n'
     outcome, seen, _ = play({("GET", PULL): (500, {}, body)}, lambda s: s.pull("/srv/series.git"))
     assert str(outcome) == f"sim: nbgitpuller did not finish (status 500): {body.decode()}" and len(seen) == 1
+
+
+def test_a_form_or_a_put_without_a_body_is_sent_as_the_hub_expects():
+    async def steps(student):
+        await student.request("/f", "PUT", form={"a": "1"})
+        return await student.request("/p", "PUT")
+
+    _, seen, _ = play({}, steps)
+    assert [(r["method"], r["body"]) for r in seen] == [("PUT", "a=1"), ("PUT", "")]
+    assert sent(seen[0], *CHECKED) == {"Content-Type": "application/x-www-form-urlencoded"}
+
+
+@pytest.mark.parametrize("status", [404, 500])
+def test_a_progress_stream_that_is_refused_is_a_failed_start_naming_its_status(status):
+    answers = {
+        ("POST", "/hub/api/users/sim/server"): (202, {}, b""),
+        ("GET", "/hub/api/users/sim/server/progress"): (status, {}, b""),
+    }
+    outcome, _, _ = play(answers, lambda s: s.spawn(), token="T")
+    assert str(outcome) == f"sim: the server did not start (status {status}): ''"
+
+
+def test_a_progress_stream_is_read_across_its_parts():
+    parts = [b'data: {"progress": 50}\n\n', b'data: {"progress": 100, "ready": ', b"true}\n\n"]
+    answers = {
+        ("POST", "/hub/api/users/sim/server"): (202, {}, b""),
+        ("GET", "/hub/api/users/sim/server/progress"): (200, {}, parts),
+    }
+    outcome, _, _ = play(answers, lambda s: s.spawn(), token="T")
+    assert isinstance(outcome, float)
+    failed = [b'data: {"progress": 50}\n\n', b'data: {"failed": true}\n\n']
+    answers[("GET", "/hub/api/users/sim/server/progress")] = (200, {}, failed)
+    outcome, _, _ = play(answers, lambda s: s.spawn(), token="T")
+    assert str(outcome) == f"sim: the server did not start (status 200): {b''.join(failed).decode()!r}"
+
+
+def test_signing_in_again_sends_the_login_page_the_cookies_it_has_and_not_the_old_token():
+    async def steps(student):
+        student.cookies = {"_xsrf": "X0"}
+        return await student.login()
+
+    outcome, seen, _ = play(LOGIN, steps, token="an-old-token")
+    assert outcome == 302
+    assert sent(seen[0], *CHECKED) == {"Cookie": "_xsrf=X0", "X-Xsrftoken": "X0"}
+
+
+def test_a_refused_pull_link_is_clicked_again_after_a_moment(monkeypatch):
+    waits = []
+
+    async def wait(seconds, *args):
+        if seconds != 0:  # tornado's own sleep(0)s are not the student's
+            waits.append(seconds)
+
+    monkeypatch.setattr(client.asyncio, "sleep", wait)
+    answers = {("GET", PULL): (404, {}, b"Not allowed")}
+    outcome, seen, student = play(answers, lambda s: s.pull("/srv/series.git"))
+    assert len(seen) == client.PULL_TRIES and len(waits) == client.PULL_TRIES - 1
+    assert all(isinstance(w, (int, float)) and 0 < w <= 10 for w in waits)  # a moment, as a student waits

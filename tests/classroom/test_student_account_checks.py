@@ -103,7 +103,7 @@ def test_the_real_system_accounts_are_not_students():
 
 
 def test_a_failed_system_command_is_one_sentence_with_the_command_and_its_last_line():
-    script = "import sys; print('on stdout'); sys.stderr.write('first\\nuseradd: user exists\\n'); sys.exit(9)"
+    script = "import sys; print('on stdout'); sys.stderr.write('first\\nsecond\\nuseradd: user exists\\n'); sys.exit(9)"
     with pytest.raises(AccountError) as caught:
         accounts._run([sys.executable, "-c", script])
     assert str(caught.value) == f"`{sys.executable} -c {script}` failed: useradd: user exists"
