@@ -204,7 +204,17 @@ def test_a_logs_tail_is_its_last_error_lines_or_else_its_last_lines(tmp_path):
 # --- the environment ------------------------------------------------------------------------------------------------
 
 
-def set_up_pythons(open_folder: Path, monkeypatch, venv_works=True, pip_inside=True, install_exit=0, half_made=True):
+def set_up_pythons(
+    open_folder: Path,
+    monkeypatch,
+    venv_works=True,
+    pip_inside=True,
+    install_exit=0,
+    half_made=True,
+    torch_exit=0,
+    uninstall_exit=0,
+    bare_venv_exit=0,
+):
     """A system Python that makes a venv whose python records every pip command; pins with torch."""
     record = open_folder / "record.jsonl"
     venv_python = {
@@ -216,12 +226,14 @@ def set_up_pythons(open_folder: Path, monkeypatch, venv_works=True, pip_inside=T
             acts=[
                 [["-c", "import pip"], {"exit": 0 if pip_inside else 1}],
                 [["-r"], {"exit": install_exit, "say": "ERROR: no such package\n" if install_exit else ""}],
+                [["torch==2.13.0+cpu"], {"exit": torch_exit}],
+                [["uninstall"], {"exit": uninstall_exit, "say": "ERROR: cannot uninstall\n" if uninstall_exit else ""}],
             ],
         ),
     }
     acts = [
         [["-c"], {"say": "True\n"}],
-        [["--without-pip"], venv_python],
+        [["--without-pip"], venv_python if not bare_venv_exit else {"exit": bare_venv_exit, "say": "ERROR: no venv\n"}],
         [["venv"], venv_python if venv_works else {"exit": 1, "make": ["<last>/half-made"] if half_made else []}],
     ]
     base = stand_in(open_folder / "usr" / "bin" / "python3", record, acts, name="system python")
@@ -477,3 +489,32 @@ def test_the_proxy_can_be_run_by_every_student_whatever_the_umask_it_was_started
         assert stat.S_IMODE(folder.stat().st_mode) == 0o755, folder
     for made in (home / "npm-install.log", home / "proxy" / ".installed-lock.sha256", home / "proxy" / "package.json"):
         assert stat.S_IMODE(made.stat().st_mode) == 0o644, made
+
+
+def test_without_torchs_cpu_build_the_lecturer_is_told_and_the_install_goes_on(open_folder, monkeypatch):
+    record, _, pins = set_up_pythons(open_folder, monkeypatch, torch_exit=1)
+    home = open_folder / "hub"
+    said = []
+    install.ensure_python_env(home, said.append)
+    tried = [run["args"][-1] for run in runs(record) if "install" in run["args"]]
+    assert tried == ["torch==2.13.0+cpu", "torch==2.13.0+cpu", str(pins)]  # as configured, from the index, the pins
+    assert said[-1] == install.cpu_torch.FELL_BACK
+    assert (home / "venv" / ".installed-requirements.sha256").read_text() == digest_of(pins) + "\n"
+
+
+def test_a_failed_removal_of_the_slow_package_is_one_sentence_and_leaves_no_stamp(open_folder, monkeypatch):
+    set_up_pythons(open_folder, monkeypatch, uninstall_exit=1)
+    home = open_folder / "hub"
+    with pytest.raises(InstallError) as caught:
+        install.ensure_python_env(home, lambda message: None)
+    log = home / "pip-install.log"
+    assert str(caught.value) == f"removing an unused slow package failed (exit code 1); full log in {log}"
+    assert not (home / "venv" / ".installed-requirements.sha256").exists()
+
+
+def test_a_venv_that_cannot_be_made_even_without_pip_is_one_sentence(open_folder, monkeypatch):
+    set_up_pythons(open_folder, monkeypatch, venv_works=False, bare_venv_exit=2)
+    home = open_folder / "hub"
+    with pytest.raises(InstallError) as caught:
+        install.ensure_python_env(home, lambda message: None)
+    assert str(caught.value) == f"creating the venv failed (exit code 2); full log in {home / 'pip-install.log'}"

@@ -352,6 +352,8 @@ def test_a_pull_that_answers_but_never_finishes_fails_with_the_end_of_its_log():
 def test_a_new_student_has_no_token_cookies_kernels_or_retries_and_a_hub_without_its_slash():
     student = Student("http://hub.example.edu:8000//", "ana", "pw")
     assert (student.hub, student.name, student.password) == ("http://hub.example.edu:8000", "ana", "pw")
+    assert Student("http://example.edu/hub-X/", "ana", "pw").hub == "http://example.edu/hub-X"
+    assert student.server("Xavier.ipynb") == "/user/ana/Xavier.ipynb"
     assert (student.token, student.cookies, student.kernel_ids, student.retried, student.timings) == (
         "",
         {},
