@@ -46,6 +46,7 @@ class Recorder(RequestHandler):
             for part in body:
                 self.write(part)
                 await self.flush()
+                await asyncio.sleep(0.05)  # so that each part arrives on its own
             return
         self.set_status(status)
         for key, value in headers.items() if isinstance(headers, dict) else headers:
@@ -393,6 +394,10 @@ def test_a_progress_stream_that_hangs_ends_at_the_time_given():
     assert caught.value.code == 599 and time.monotonic() - begun < 1.3  # tornado's code for a time-out
     outcome, _, _ = play(answers, lambda s: s.spawn(), token="T")
     assert isinstance(outcome, float)  # given the time, it started
+    begun = time.monotonic()
+    with pytest.raises(HTTPClientError):  # given no time, the student's patience is the limit
+        play(answers, lambda s: s.spawn(), token="T", patience=0.3 / client.TIMEOUT)
+    assert time.monotonic() - begun < 1.3
 
 
 def test_bytes_that_are_not_utf8_in_the_progress_or_the_pull_log_do_not_stop_the_student():
