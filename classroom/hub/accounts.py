@@ -35,7 +35,7 @@ def _run(command: list[str]) -> None:
         raise AccountError(f"`{' '.join(command)}` failed: {said[-1] if said else 'no reason given'}")
 
 
-def class_gid() -> int:
+def class_gid() -> int:  # pragma: no mutate block (root only: a mutant would change the machine's groups)
     try:
         return grp.getgrnam(CLASS_GROUP).gr_gid
     except KeyError:
@@ -55,7 +55,7 @@ def is_student_account(name: str) -> bool:
     return entry.pw_gid == gid and entry.pw_uid >= MIN_UID
 
 
-def ensure_student(name: str) -> Path:
+def ensure_student(name: str) -> Path:  # pragma: no mutate block (root only: useradd, chown)
     """Create the Unix account of a student (idempotent) and return the home folder."""
     gid = class_gid()
     try:
@@ -76,7 +76,7 @@ def ensure_student(name: str) -> Path:
     return home
 
 
-def remove_student(name: str) -> None:
+def remove_student(name: str) -> None:  # pragma: no mutate block (root only: a mutant could remove any account)
     """Delete a student's account and home folder (for tests and the end of a course), after ending
     any process the student still runs. Leaves alone any account that is not one of this hub's students."""
     if not is_student_account(name):
