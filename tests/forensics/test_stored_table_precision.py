@@ -107,3 +107,21 @@ def test_the_room_bounds_pytorchs_error_on_many_matrices():
 def test_no_room_where_nothing_rounds_or_nothing_spreads():
     assert stored_output_room(LESSON, "float64") == 0.0
     assert stored_output_room(np.ones((2, 3)), "float32") == 0.0
+
+
+def test_the_room_is_its_docstrings_sum_row_by_row():
+    """Twice (2u + n·u₃₂)·max|x|/σ + u·max|x − μ|/σ, the largest over the rows with σ > 0, worked out here in plain
+    Python on a table with more columns than rows, rows far apart, and a constant row (left out)."""
+    x = [[1.0, 2.0, 4.0, 8.0, 16.0], [100.0, 100.5, 99.0, 101.0, 100.25], [3.0, 3.0, 3.0, 3.0, 3.0]]
+    u32, u16 = 2.0**-24, 2.0**-11
+    for dtype, u in (("float32", u32), ("float16", u16)):
+        rooms = []
+        for row in x:
+            n = len(row)
+            mean = sum(row) / n
+            sigma = (sum((v - mean) ** 2 for v in row) / n) ** 0.5
+            if sigma > 0:
+                top = max(abs(v) for v in row) / sigma
+                largest = max(abs(v - mean) for v in row) / sigma
+                rooms.append(2 * ((2 * u + n * u32) * top + u * largest))
+        assert stored_output_room(x, dtype) == pytest.approx(max(rooms), rel=1e-12, abs=0)
