@@ -88,17 +88,22 @@ class TableFingerprint:
         return views.html(self)
 
 
+PRINTED_NOISE = 1e-14  # relative: float64's rounding of a decimal, scaled by 10^places, is under 100 units of it
+
+
 def printed_places(y, most: int = 12) -> int:
     """The fewest decimal places that write every value of ``y`` exactly (as the table was printed).
 
+    A value counts as written to ``places`` when scaling it by 10^places leaves a whole number up to float64's
+    own rounding (:data:`PRINTED_NOISE`, relative): 0.30000000000000004 is 0.3, but 2.0000001 has 7 places.
     A float32 or float16 ``y`` (``np.round`` of a float32 output stays float32) holds its type's nearest
-    value to each printed number, 1.173 as 1.17299998: it is read in its own type. So is a float64 one
-    printed to 10 or 11 places, where scaling by 10¹⁰ leaves more than the 1e-6 allowed."""
+    value to each printed number, 1.173 as 1.17299998: it is read in its own type."""
     given = np.asarray(y)
     values = given.astype(np.float64)
     stored = given.dtype if np.issubdtype(given.dtype, np.floating) else None
     for places in range(most + 1):
-        if np.all(np.abs(values * 10.0**places - np.round(values * 10.0**places)) <= 1e-6):
+        scaled = values * 10.0**places
+        if np.all(np.abs(scaled - np.round(scaled)) <= PRINTED_NOISE * np.maximum(np.abs(scaled), 1.0)):
             return places
         if stored is not None and np.array_equal(np.round(values, places).astype(stored), given):
             return places

@@ -125,3 +125,35 @@ def test_the_room_is_its_docstrings_sum_row_by_row():
                 largest = max(abs(v - mean) for v in row) / sigma
                 rooms.append(2 * ((2 * u + n * u32) * top + u * largest))
         assert stored_output_room(x, dtype) == pytest.approx(max(rooms), rel=1e-12, abs=0)
+
+
+def test_float64_noise_in_a_printed_table_is_not_read_as_more_places():
+    """0.1 + 0.2 is 0.30000000000000004 in float64: a table holding it was printed to 1 place, not 17."""
+    from helpers.forensics.table import printed_places
+
+    assert printed_places(np.array([[0.1 + 0.2, -0.7]])) == 1
+    assert printed_places(np.array([[1.1 * 3, 0.25]])) == 2  # 3.3000000000000003
+    assert printed_places(np.array([[1e-7 + 2.0, 1.0]])) == 7
+
+
+def test_a_float32_table_printed_to_exactly_the_places_its_type_holds_gets_no_note():
+    held = fingerprint_table(LESSON, torch_output(LESSON)).places  # what float32 holds for this matrix
+    found = fingerprint_table(LESSON, np.round(torch_output(LESSON), held))
+    assert (found.places, found.held_by) == (held, None)
+
+
+def test_bfloat16_holds_no_decimal_place_of_the_lessons_output():
+    found = fingerprint_table(LESSON, torch_output(LESSON, torch.bfloat16))
+    assert (found.places, found.held_by) == (0, "bfloat16")
+
+
+def test_a_float32_table_of_constant_rows_has_no_room_to_limit_it():
+    x = np.array([[1.0, 1.0, 1.0], [2.0, 2.0, 2.0]])
+    found = fingerprint_table(x, np.zeros((2, 3), dtype=np.float32))
+    assert found.held_by is None and found.places == 0
+
+
+def test_a_ragged_table_names_its_short_row():
+    with pytest.raises(ValueError) as problem:
+        fingerprint_table([[1.0, 2.0, 3.0], [1.0, 2.0]], np.zeros((2, 3)))
+    assert str(problem.value) == "Row 2 of x has 2 numbers and row 1 has 3; every row needs the same."
