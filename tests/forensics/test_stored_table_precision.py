@@ -134,6 +134,7 @@ def test_float64_noise_in_a_printed_table_is_not_read_as_more_places():
     assert printed_places(np.array([[0.1 + 0.2, -0.7]])) == 1
     assert printed_places(np.array([[1.1 * 3, 0.25]])) == 2  # 3.3000000000000003
     assert printed_places(np.array([[1e-7 + 2.0, 1.0]])) == 7
+    assert printed_places(np.array([[99999.1 + 0.1, 5.0]])) == 1  # 99999.20000000001: noise grows with the value
 
 
 def test_a_float32_table_printed_to_exactly_the_places_its_type_holds_gets_no_note():
