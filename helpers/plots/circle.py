@@ -279,7 +279,7 @@ def normalised_circle_text(matrix, eps: float = DEFAULT_EPS, extra_points=None, 
     lines = [  # two lines: a longer printed line breaks inside a word on a laptop (about 72 characters)
         f"Normalised rows (eps = {format_eps(eps)}) all sum to 0",
         f"and lie at distance about √3 ≈ {format_number(math.sqrt(3))} from 0"
-        + (f",\nbut for row {', '.join(equal)} of equal values, at 0:" if equal else ":"),
+        + (f",\nbut for {_rows_named(equal)} of equal values, at 0:" if equal else ":"),
     ]
     lines += [
         "  "
@@ -296,6 +296,13 @@ def normalised_circle_text(matrix, eps: float = DEFAULT_EPS, extra_points=None, 
 # text on a 16:9 screen (30 em tall at the lecture's 1280 × 720 and 1920 × 1080, and in the handout).
 ROOM_TEXT = 24
 ROOM_SIZE_EM = (26, 17)
+
+
+def _rows_named(numbers: list[str]) -> str:
+    """'row 2', 'rows 2 and 3', 'rows 1, 2 and 4'."""
+    if len(numbers) == 1:
+        return f"row {numbers[0]}"
+    return f"rows {', '.join(numbers[:-1])} and {numbers[-1]}"
 
 
 def normalised_circle_for_the_room(matrix, eps: float = DEFAULT_EPS) -> RoomFigure:

@@ -368,7 +368,7 @@ def test_text_form_names_every_row_of_equal_values_at_the_centre():
     assert text.split("\n") == [
         "Normalised rows (eps = 1e-05) all sum to 0",
         f"and lie at distance about √3 ≈ {ROOT3:.4f} from 0,",
-        "but for row 2, 3 of equal values, at 0:",
+        "but for rows 2 and 3 of equal values, at 0:",
         *_expected_table([*named, ("published 1", PUBLISHED[0])]),
     ]
 
@@ -405,3 +405,9 @@ def test_room_picture_of_a_large_eps_says_and_draws_that_eps_as_tall_as_the_slid
     # as tall as the slide leaves room for (ROOM_SIZE_EM): the circle as large as it can be
     height_em = float(re.search(r"height: ([0-9.]+)em", svg).group(1))
     assert plots.ROOM_SIZE_EM[1] - 0.1 < height_em <= plots.ROOM_SIZE_EM[1]
+
+
+def test_three_rows_of_equal_values_are_named_as_a_list():
+    matrix = np.array([[2.0, 2.0, 2.0], [1.0, 2.0, 4.0], [0.5, 0.5, 0.5], [-1.0, -1.0, -1.0]])
+    text = plots.normalised_circle_text(matrix)
+    assert text.split("\n")[2] == "but for rows 1, 3 and 4 of equal values, at 0:"
