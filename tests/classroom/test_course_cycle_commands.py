@@ -141,6 +141,7 @@ def test_a_failed_command_that_said_nothing_says_so(tmp_path, nbgrader, monkeypa
     assert str(failed.value) == "`nbgrader db student list` failed: (no output)"
 
 
+@pytest.mark.slow  # half a second or more: a stand-in server, or a time limit run out
 def test_a_command_that_does_not_finish_in_time_is_stopped(tmp_path, nbgrader, monkeypatch):
     python, _ = nbgrader
     monkeypatch.setenv("STAND_IN_SLEEP", "60")

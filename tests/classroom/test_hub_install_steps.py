@@ -183,6 +183,7 @@ def test_a_failed_required_command_says_what_failed_with_its_code_and_log_and_sh
     assert capsys.readouterr().err == "ERROR: first\nERROR: second\n"
 
 
+@pytest.mark.slow  # a fifth of a second or more: a real install step's process, or a stand-in server
 def test_a_command_that_takes_too_long_is_stopped_and_said(tmp_path):
     log = tmp_path / "log"
     with pytest.raises(InstallError) as caught:
@@ -247,6 +248,7 @@ def set_up_pythons(
     return record, base, pins
 
 
+@pytest.mark.slow  # a fifth of a second or more: a real install step's process, or a stand-in server
 def test_the_environment_is_made_from_the_system_python_with_torchs_cpu_build_first(open_folder, monkeypatch):
     record, base, pins = set_up_pythons(open_folder, monkeypatch)
     home = open_folder / "hub"
@@ -273,6 +275,7 @@ def test_the_environment_is_made_from_the_system_python_with_torchs_cpu_build_fi
     assert log.count("\n$ ") == 3 and f"$ {python} -m pip install --disable-pip-version-check --no-input -r" in log
 
 
+@pytest.mark.slow  # a fifth of a second or more: a real install step's process, or a stand-in server
 def test_a_second_start_installs_nothing_until_the_pins_change(open_folder, monkeypatch):
     record, _, pins = set_up_pythons(open_folder, monkeypatch)
     home = open_folder / "hub"
@@ -292,6 +295,7 @@ def test_a_second_start_installs_nothing_until_the_pins_change(open_folder, monk
     assert (home / "venv" / ".installed-requirements.sha256").read_text() == digest_of(pins) + "\n"
 
 
+@pytest.mark.slow  # a fifth of a second or more: a real install step's process, or a stand-in server
 def test_without_ensurepip_the_venv_is_made_without_pip_and_pip_runs_from_outside(open_folder, monkeypatch):
     record, base, pins = set_up_pythons(open_folder, monkeypatch, venv_works=False, pip_inside=False)
     home = open_folder / "hub"
@@ -322,6 +326,7 @@ def test_a_failed_install_is_one_sentence_and_leaves_no_stamp(open_folder, monke
     assert capsys.readouterr().err == "ERROR: no such package\n"
 
 
+@pytest.mark.slow  # a fifth of a second or more: a real install step's process, or a stand-in server
 def test_a_stale_stamp_is_removed_before_a_reinstall_that_fails(open_folder, monkeypatch):
     """Else pins changed back after a failed install would be taken as installed, in a half-changed venv."""
     _, _, pins = set_up_pythons(open_folder, monkeypatch)
@@ -436,6 +441,7 @@ def test_torchs_cpu_build_is_asked_for_as_configured_then_of_pytorchs_index_with
     ]
 
 
+@pytest.mark.slow  # a fifth of a second or more: a real install step's process, or a stand-in server
 def test_what_is_installed_can_be_read_by_every_student_whatever_the_umask_it_was_started_with(
     open_folder, monkeypatch
 ):
@@ -449,6 +455,7 @@ def test_what_is_installed_can_be_read_by_every_student_whatever_the_umask_it_wa
         assert stat.S_IMODE(made.stat().st_mode) == 0o644, made
 
 
+@pytest.mark.slow  # a fifth of a second or more: a real install step's process, or a stand-in server
 def test_each_install_starts_its_own_log(open_folder, monkeypatch):
     _, _, pins = set_up_pythons(open_folder, monkeypatch)
     home = open_folder / "hub"
@@ -459,6 +466,7 @@ def test_each_install_starts_its_own_log(open_folder, monkeypatch):
     assert log.startswith("\n$ ") and log.count("\n$ ") == 3  # the second install's three commands only
 
 
+@pytest.mark.slow  # a fifth of a second or more: a real install step's process, or a stand-in server
 def test_a_venv_that_could_not_be_made_at_all_is_made_without_pip(open_folder, monkeypatch):
     record, _, _ = set_up_pythons(open_folder, monkeypatch, venv_works=False, pip_inside=False, half_made=False)
     home = open_folder / "hub"
@@ -491,6 +499,7 @@ def test_the_proxy_can_be_run_by_every_student_whatever_the_umask_it_was_started
         assert stat.S_IMODE(made.stat().st_mode) == 0o644, made
 
 
+@pytest.mark.slow  # a fifth of a second or more: a real install step's process, or a stand-in server
 def test_without_torchs_cpu_build_the_lecturer_is_told_and_the_install_goes_on(open_folder, monkeypatch):
     record, _, pins = set_up_pythons(open_folder, monkeypatch, torch_exit=1)
     home = open_folder / "hub"

@@ -305,6 +305,7 @@ def test_the_hubs_address_is_loopback_when_it_listens_on_every_address():
     assert Hub(HubSettings(ip="10.0.0.5", port=80), Running()).url == "http://10.0.0.5:80"
 
 
+@pytest.mark.slow  # half a second or more: a stand-in server, or a time limit run out
 def test_a_rest_call_sends_the_token_and_a_json_body_and_returns_the_status_and_the_answer(stand_in):
     stand_in.answers = {
         "/hub/api/users": [(200, "application/json", '[{"name": "ana"}]')],
@@ -322,6 +323,7 @@ def test_a_rest_call_sends_the_token_and_a_json_body_and_returns_the_status_and_
     ]
 
 
+@pytest.mark.slow  # half a second or more: a stand-in server, or a time limit run out
 def test_a_hub_that_answers_is_ready_once_its_class_service_answers_through_the_proxy(stand_in):
     stand_in.answers = {
         "/hub/api/": [(503, None, "starting"), (200, "application/json", '{"version": "5"}')],
@@ -337,12 +339,14 @@ def test_a_hub_that_answers_is_ready_once_its_class_service_answers_through_the_
     assert all(authorization is None for _, _, authorization, _ in stand_in.seen)  # no token needed to see it
 
 
+@pytest.mark.slow  # half a second or more: a stand-in server, or a time limit run out
 def test_without_the_class_service_the_hub_answering_is_enough(stand_in):
     stand_in.answers = {"/hub/api/": [(200, "application/json", "{}")]}
     hub_at(stand_in, class_service=False).wait_ready(timeout=30)
     assert [path for _, path, _, _ in stand_in.seen] == ["/hub/api/"]
 
 
+@pytest.mark.slow  # half a second or more: a stand-in server, or a time limit run out
 def test_a_class_service_not_reached_in_time_is_named(stand_in):
     stand_in.answers = {
         "/hub/api/": [(200, "application/json", "{}")],
@@ -353,6 +357,7 @@ def test_a_class_service_not_reached_in_time_is_named(stand_in):
     assert str(caught.value) == "the class service was not reachable through the proxy in time"
 
 
+@pytest.mark.slow  # half a second or more: a stand-in server, or a time limit run out
 def test_a_hub_that_does_not_answer_in_time_is_named():
     hub = Hub(HubSettings(ip="127.0.0.1", port=launch.free_port()), Running())  # nothing listens there
     with pytest.raises(HubError) as caught:
@@ -360,6 +365,7 @@ def test_a_hub_that_does_not_answer_in_time_is_named():
     assert str(caught.value) == "the hub did not answer in time"
 
 
+@pytest.mark.slow  # half a second or more: a stand-in server, or a time limit run out
 def test_a_hub_that_stopped_while_starting_gives_its_exit_code(stand_in):
     stand_in.answers = {"/hub/api/": [(200, "application/json", "{}")]}
     with pytest.raises(HubError) as caught:
@@ -381,6 +387,7 @@ class StopsAfter:
         return self.returncode
 
 
+@pytest.mark.slow  # half a second or more: a stand-in server, or a time limit run out
 def test_a_hub_that_stops_while_its_service_is_awaited_is_named_too(stand_in):
     stand_in.answers = {"/hub/api/": [(200, "application/json", "{}")]}
     with pytest.raises(HubError) as caught:

@@ -93,6 +93,7 @@ def test_every_generation_below_a_process_is_found_and_nothing_above_or_beside_i
     proctree.end_processes(proctree.snapshot(below), grace=5)
 
 
+@pytest.mark.slow  # half a second or more: a stand-in server, or a time limit run out
 def test_a_process_that_ignores_sigterm_is_killed_when_the_grace_runs_out(children):
     stubborn = python("import signal\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)")
     children.append(stubborn)
@@ -125,6 +126,7 @@ def test_several_processes_are_ended_and_returned_in_order_and_a_reused_id_is_sk
     assert reused.poll() is None
 
 
+@pytest.mark.slow  # a fifth of a second or more: a real install step's process, or a stand-in server
 def test_a_process_that_may_not_be_signalled_or_is_gone_is_not_counted(children, monkeypatch):
     guarded = python("")
     children.append(guarded)

@@ -233,6 +233,7 @@ def test_a_cell_without_output_gives_empty_text_and_no_error():
     assert answer == {"text": "", "error": None}
 
 
+@pytest.mark.slow  # a fifth of a second or more: a real install step's process, or a stand-in server
 def test_a_cell_that_never_finishes_says_how_long_what_came_and_its_first_line():
     def cell(parent):
         return [
@@ -250,6 +251,7 @@ def test_a_cell_that_never_finishes_says_how_long_what_came_and_its_first_line()
     )
 
 
+@pytest.mark.slow  # half a second or more: a stand-in server, or a time limit run out
 def test_a_silent_cell_says_nothing_came_and_cuts_its_first_line_at_60_characters():
     line = "a" * 70
 
@@ -269,6 +271,7 @@ def test_a_silent_cell_says_nothing_came_and_cuts_its_first_line_at_60_character
         ("iopub", "shell reply never seen, IOPub seen"),
     ],
 )
+@pytest.mark.slow  # half a second or more: a stand-in server, or a time limit run out
 def test_a_kernel_that_does_not_answer_in_time_says_what_was_seen(info, seen):
     async def steps(student, log):
         kernel = await connected(student, log)
@@ -280,6 +283,7 @@ def test_a_kernel_that_does_not_answer_in_time_says_what_was_seen(info, seen):
     assert 3 <= len(asked) <= 5  # asked again every 0.15 s until the time ran out
 
 
+@pytest.mark.slow  # a fifth of a second or more: a real install step's process, or a stand-in server
 def test_a_dropped_websocket_is_opened_again_after_a_moment_and_the_wait_goes_on(monkeypatch):
     waits = []
 
@@ -305,6 +309,7 @@ async def no_wait(seconds):
     return None
 
 
+@pytest.mark.slow  # half a second or more: a stand-in server, or a time limit run out
 def test_a_websocket_that_keeps_closing_is_given_up_on_after_three_reconnects(monkeypatch):
     async def steps(student, log):
         kernel = await connected(student, log)

@@ -373,6 +373,7 @@ def timed(steps):
     return run
 
 
+@pytest.mark.slow  # half a second or more: a stand-in server, or a time limit run out
 def test_a_request_gives_up_at_the_students_patience_or_at_the_time_it_is_given():
     slow = {("GET", "/slow"): ("slow", {}, b"late")}
     (answer, took), _, _ = play(slow, timed(lambda s: s.request("/slow")), patience=0.3 / client.TIMEOUT)
@@ -383,6 +384,7 @@ def test_a_request_gives_up_at_the_students_patience_or_at_the_time_it_is_given(
     assert answer == (200, b"late")
 
 
+@pytest.mark.slow  # half a second or more: a stand-in server, or a time limit run out
 def test_a_progress_stream_that_hangs_ends_at_the_time_given():
     answers = {
         ("POST", "/hub/api/users/sim/server"): (202, {}, b""),
@@ -441,6 +443,7 @@ def test_a_progress_stream_that_is_refused_is_a_failed_start_naming_its_status(s
     assert str(outcome) == f"sim: the server did not start (status {status}): ''"
 
 
+@pytest.mark.slow  # a fifth of a second or more: a real install step's process, or a stand-in server
 def test_a_progress_stream_is_read_across_its_parts():
     parts = [b'data: {"progress": 50}\n\n', b'data: {"progress": 100, "ready": ', b"true}\n\n"]
     answers = {
