@@ -39,6 +39,7 @@ from helpers.checking.results import (
 )
 from helpers.core.formula import layer_norm_forward
 from helpers.core.layernorm import DEFAULT_EPS
+from helpers.display import and_list
 
 WIDTHS = (3, 5, WIDE)
 NO_SUPER = (
@@ -201,7 +202,7 @@ def _check_module(module) -> CheckResult:
     return CheckResult(
         "module",
         True,
-        f"right on {count} unseen batches ({_and(widths)} features, float32 and float64, near zero and far "
+        f"right on {count} unseen batches ({and_list(widths)} features, float32 and float64, near zero and far "
         "from it, of small spread" + (" and with a value far out" if max(widths) >= WIDE else "") + "); "
         "γ and β are learnable and its gradients are "
         "LayerNorm's" + eps_words + (f"; {unchecked}." if unchecked else ".") + shape,
@@ -244,11 +245,6 @@ def _batches(rng, n):
     ]
 
 
-def _and(items) -> str:
-    items = [str(item) for item in items]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def _compare(outcomes, earlier=(), checked=()):
     """None when every batch's output is LayerNorm's; else the failure's words, the named mistake's if
     one explains every batch, those of the ``earlier`` widths (all right) included (the one-pass variance
@@ -289,7 +285,7 @@ def _compare(outcomes, earlier=(), checked=()):
     if mistake is None and checked:
         n = np.shape(x)[-1]
         return shown(
-            f"It is right at {_and(checked)} features, but at {n} its output differs from LayerNorm (with "
+            f"It is right at {and_list(checked)} features, but at {n} its output differs from LayerNorm (with "
             "γ = 1, β = 0 as a new layer starts).",
             None,
         )

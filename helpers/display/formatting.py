@@ -146,6 +146,12 @@ def places_for(values, places: int = DEFAULT_PLACES) -> int:
     return SIGNIFICANT_DIGITS - 1 - math.floor(math.log10(largest))
 
 
+def and_list(items) -> str:
+    """Items as a sentence lists them: "3", "3 and 5", "3, 5 and 128"."""
+    items = [str(item) for item in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def format_eps(eps: float) -> str:
     """eps as people write it: ``1e-05``, ``0.001``, ``0``."""
     return f"{float(eps):g}"

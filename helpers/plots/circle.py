@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from helpers.core.layernorm import DEFAULT_EPS, layer_norm
-from helpers.display import format_eps, format_number, format_row, pad, text_width
+from helpers.display import and_list, format_eps, format_number, format_row, pad, text_width
 from helpers.plots.room import RoomFigure, for_the_room, place_labels
 from helpers.plots.style import ROW_COLOURS, ROW_MARKERS, figure_and_axes
 
@@ -279,7 +279,11 @@ def normalised_circle_text(matrix, eps: float = DEFAULT_EPS, extra_points=None, 
     lines = [  # two lines: a longer printed line breaks inside a word on a laptop (about 72 characters)
         f"Normalised rows (eps = {format_eps(eps)}) all sum to 0",
         f"and lie at distance about √3 ≈ {format_number(math.sqrt(3))} from 0"
-        + (f",\nbut for {_rows_named(equal)} of equal values, at 0:" if equal else ":"),
+        + (
+            f",\nbut for {'row' if len(equal) == 1 else 'rows'} {and_list(equal)} of equal values, at 0:"
+            if equal
+            else ":"
+        ),
     ]
     lines += [
         "  "
@@ -296,13 +300,6 @@ def normalised_circle_text(matrix, eps: float = DEFAULT_EPS, extra_points=None, 
 # text on a 16:9 screen (30 em tall at the lecture's 1280 × 720 and 1920 × 1080, and in the handout).
 ROOM_TEXT = 24
 ROOM_SIZE_EM = (26, 17)
-
-
-def _rows_named(numbers: list[str]) -> str:
-    """'row 2', 'rows 2 and 3', 'rows 1, 2 and 4'."""
-    if len(numbers) == 1:
-        return f"row {numbers[0]}"
-    return f"rows {', '.join(numbers[:-1])} and {numbers[-1]}"
 
 
 def normalised_circle_for_the_room(matrix, eps: float = DEFAULT_EPS) -> RoomFigure:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from helpers.core.layernorm import DEFAULT_EPS, layer_norm
-from helpers.lessons.numerics.moments import layer_norm_with, running_sum
+from helpers.lessons.numerics.moments import float16_largest, layer_norm_with, running_sum
 from helpers.lessons.numerics.precision import UNIT_ROUNDOFF
 
 _MANTISSA_BITS = {"float16": 11, "float32": 24, "float64": 53}  # significant bits, the leading one too
@@ -108,7 +108,8 @@ def float16_stage_errors(row, eps: float = DEFAULT_EPS) -> StageErrors:
     if np.all(np.isfinite(given)) and not np.all(np.isfinite(stored16)):
         largest = float(np.max(np.abs(given)))
         raise ValueError(
-            f"float16 cannot hold {largest:g}: its largest number is 65504, so the row would be stored as infinity."
+            f"float16 cannot hold {largest:g}: its largest number is {float16_largest():g}, so the row would be "
+            "stored as infinity."
         )
     values = stored16.astype(np.float64)
     n = values.size
