@@ -156,7 +156,14 @@ class Student:
             request_timeout=timeout,
             connect_timeout=timeout,
         )
-        response = await self.http.fetch(request, raise_error=False)
+        try:
+            response = await self.http.fetch(request, raise_error=False)
+        except HTTPClientError as error:  # a time-out or a dropped connection (tornado's 599): one sentence
+            took = time.monotonic() - start
+            stream = "".join(events)
+            raise StudentError(
+                f"{self.name}: the server did not start ({error} after {took:.1f} s): {stream[-300:]!r}"
+            ) from error
         stream = "".join(events)
         if '"ready": true' not in stream:
             raise StudentError(f"{self.name}: the server did not start (status {response.code}): {stream[-300:]!r}")
