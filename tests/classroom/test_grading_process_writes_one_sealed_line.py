@@ -111,3 +111,11 @@ def test_no_frame_the_students_code_can_walk_up_to_holds_the_seal(process, capfd
     (failed,) = report["cell_failed"]
     assert failed.startswith("your cell's line 10 raised RuntimeError: frames ")
     assert failed.endswith(" seal False") and int(failed.split()[-3]) >= 3  # it walked up through the grader
+
+
+def test_a_cell_that_never_ends_is_stopped_by_the_watchdog_and_its_function_still_judged(process, capfd):
+    code = "def mean(row):\n    return sum(row) / len(row)\nwhile True:\n    pass\nafter = 1\n"
+    lines, _, _ = process(capfd, step="mean", name="mean", code=code, memory=1, cell_limit=0.1)
+    report = json.loads(lines[0][len(runner.MARK + SEAL) :])
+    assert report["cell_failed"] == ["your cell's own code did not finish within 0.1 s (its line 3)"]
+    assert report["passed"] is True
