@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import csv
 import os
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -122,6 +123,10 @@ def main(argv: list[str]) -> int:
         lines = run(args)
     except (Refused, cycle.CycleError, hubsetup.SetupError, roster.RosterError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
+        return 1
+    except subprocess.TimeoutExpired as error:  # cycle.Course.nbgrader's limit: its command, without the Python
+        command = " ".join(map(str, error.cmd[2:]))  # [python, "-m", "nbgrader", ...]
+        print(f"error: `{command}` did not finish within {error.timeout:g} s.", file=sys.stderr)
         return 1
     print("\n".join(lines))
     return 0
