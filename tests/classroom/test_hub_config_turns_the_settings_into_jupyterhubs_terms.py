@@ -198,3 +198,25 @@ def test_processes_left_running_after_a_server_are_ended_and_logged(load, monkey
     ana = spawner("ana")
     c.Spawner.post_stop_hook(ana)
     assert ana.log.warnings == [("ended %d process(es) %s left running after their server stopped", count, "ana")]
+
+
+def test_landing_on_a_server_pulls_the_series_from_the_hubs_copy_or_the_repository_given(load, tmp_path):
+    from urllib.parse import parse_qs, urlsplit
+
+    c, _ = load()
+    url = urlsplit(c.Spawner.default_url)
+    assert url.path == "/git-pull"
+    assert parse_qs(url.query)["repo"] == [str(tmp_path / "series.git")]
+    assert parse_qs(url.query)["urlpath"][0].endswith("/notebooks/00_contents.ipynb")
+    c, _ = load(repo="https://example.org/series.git")
+    assert parse_qs(urlsplit(c.Spawner.default_url).query)["repo"] == ["https://example.org/series.git"]
+    assert c.Spawner.environment["GIT_CONFIG_SYSTEM"] == str(tmp_path / "gitconfig")
+
+
+def test_passwords_servers_and_the_proxy_are_the_hubs_own(load, tmp_path):
+    c, _ = load()
+    assert c.JupyterHub.authenticator_class == "firstuseauthenticator"
+    assert c.FirstUseAuthenticator.dbm_path == str(tmp_path / "private" / "passwords.dbm")
+    assert c.JupyterHub.spawner_class == "localprocess" and c.Spawner.notebook_dir == "~"
+    assert c.JupyterHub.pid_file == str(tmp_path / "private" / "jupyterhub.pid")
+    assert c.ConfigurableHTTPProxy.command == ["/opt/layernorm-hub/proxy/node_modules/.bin/configurable-http-proxy"]
