@@ -171,3 +171,14 @@ def test_the_judge_passes_its_wall_clock_as_the_cpu_ceiling(process, monkeypatch
     monkeypatch.setattr(judge.signal, "signal", lambda which, how: None)
     process.made[0].kwargs["preexec_fn"]()
     assert set_to[judge.resource.RLIMIT_CPU] == (12, 13)
+
+
+def test_judged_as_another_account_the_process_gets_its_ids_and_no_other_group(process):
+    import pwd
+
+    judge.judge("mean", "mean", "x", user="nobody")
+    entry = pwd.getpwnam("nobody")
+    kwargs = process.made[0].kwargs
+    assert (kwargs["user"], kwargs["group"], kwargs["extra_groups"]) == (entry.pw_uid, entry.pw_gid, [])
+    judge.judge("mean", "mean", "x")
+    assert not {"user", "group", "extra_groups"} & set(process.made[1].kwargs)
