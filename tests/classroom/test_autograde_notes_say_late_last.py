@@ -81,3 +81,17 @@ def test_a_late_submission_alone_gets_only_its_note(hooks, monkeypatch):
 def test_nothing_to_say_leaves_the_answer_cell_without_outputs(hooks, monkeypatch):
     old = nbformat.v4.new_output("stream", name="stdout", text="the student's own run\n")
     assert graded(hooks, monkeypatch, outputs=[old]) == []
+
+
+def test_the_grader_is_on_as_nbgrader_calls_it(hooks, monkeypatch):
+    """nbconvert runs a preprocessor only when it is enabled (off by default): nbgrader calls it, not preprocess."""
+    monkeypatch.setattr(hooks.grade, "grade_code", lambda step, code, **limits: grade.zero(step, "Graded."))
+    nb = nbformat.from_dict(copy.deepcopy(assignment.source_notebook("mean")))
+    for cell in nb.cells:
+        if cell.metadata.nbgrader.grade_id == "answer_mean":
+            cell.source = "def mean(row):\n    return 0\n"
+    made = hooks.GradeCells(course_root=".")
+    assert made.enabled is True
+    made(nb, {"nbgrader": {}})
+    hidden = next(c for c in nb.cells if c.metadata.nbgrader.grade_id == "test_mean_hidden")
+    assert [o["evalue"] for o in hidden.outputs] == ["Graded."]
