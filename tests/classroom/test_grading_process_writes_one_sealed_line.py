@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import sys
+import time
 
 import pytest
 
@@ -114,8 +115,29 @@ def test_no_frame_the_students_code_can_walk_up_to_holds_the_seal(process, capfd
 
 
 def test_a_cell_that_never_ends_is_stopped_by_the_watchdog_and_its_function_still_judged(process, capfd):
-    code = "def mean(row):\n    return sum(row) / len(row)\nwhile True:\n    pass\nafter = 1\n"
-    lines, _, _ = process(capfd, step="mean", name="mean", code=code, memory=1, cell_limit=0.1)
+    # Ends by itself after 5 s (so that a watchdog that fails fails this test rather than hanging it).
+    code = "import time\ndef mean(row):\n    return sum(row) / len(row)\nwhile time.monotonic() < {}:\n    pass\n"
+    code = code.format(time.monotonic() + 5)
+    lines, _, _ = process(capfd, step="mean", name="mean", code=code, memory=1, cell_limit=0.05)
     report = json.loads(lines[0][len(runner.MARK + SEAL) :])
-    assert report["cell_failed"] == ["your cell's own code did not finish within 0.1 s (its line 3)"]
+    assert report["cell_failed"] == ["your cell's own code did not finish within 0.05 s (its line 4)"]
     assert report["passed"] is True
+
+
+def test_a_module_is_judged_after_the_graders_own_module_passed_its_check(process, capfd, monkeypatch):
+    checked = []
+
+    def check(step, fn):
+        checked.append((step, getattr(fn, "__name__", None)))
+        return type("Verdict", (), {"passed": True, "mistake": None, "diagnosis": "Right.", "__str__": str})()
+
+    class Warm:
+        pass
+
+    monkeypatch.setattr(exercises, "check", check)
+    monkeypatch.setattr(runner, "_warm_up_module", lambda: Warm)
+    code = "class MyLayerNorm:\n    pass\n"
+    lines, ceilings, hooks = process(capfd, step="module", name="MyLayerNorm", code=code, memory=5)
+    assert checked == [("mean", "<lambda>"), ("module", "Warm"), ("module", "MyLayerNorm")]
+    report = json.loads(lines[0][len(runner.MARK + SEAL) :])
+    assert report["passed"] is True and ceilings == [5] and len(hooks) == 1
