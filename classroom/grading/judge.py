@@ -157,6 +157,8 @@ def _read(out: str, seal: str, name: str, timed_out: bool, timeout: float, code:
             problem="The grader could not run its checks here, so nothing was judged and this is not your "
             f"grade: tell the course's staff ({report['grader_problem']}).",
         ), 0
+    if "defined" not in report:  # the runner's worker ended without a report (it writes "{}" then)
+        return Verdict(False, problem="Your function could not be judged, so it earns nothing."), 0
     peak = int(report.get("peak_kib", 0))
     ignored = [_refused(report["refused"])] if report["refused"] else []
     ignored += [_patched(report["patched"])] if report["patched"] else []

@@ -141,3 +141,23 @@ def test_a_module_is_judged_after_the_graders_own_module_passed_its_check(proces
     assert checked == [("mean", "<lambda>"), ("module", "Warm"), ("module", "MyLayerNorm")]
     report = json.loads(lines[0][len(runner.MARK + SEAL) :])
     assert report["passed"] is True and ceilings == [5] and len(hooks) == 1
+
+
+def test_a_worker_that_died_without_a_report_is_read_by_the_judge_as_no_verdict(process, capfd, monkeypatch):
+    """The runner's own fallback, an empty report (its worker thread ended without one), is no verdict for the
+    judge: nothing earned, one sentence, never a crash of the grading."""
+    from classroom.grading import judge
+
+    def check(step, fn):
+        if step == "mean" and getattr(fn, "__name__", "") == "mean":
+            raise KeyboardInterrupt  # stands in for whatever ends the worker thread (a late CellTimeout)
+        return type("Verdict", (), {"passed": True, "mistake": None, "diagnosis": "Right.", "__str__": str})()
+
+    monkeypatch.setattr(exercises, "check", check)
+    monkeypatch.setattr(runner.threading, "excepthook", lambda args: None)  # the thread's end, unreported
+    code = "def mean(row):\n    return 0\n"
+    lines, _, _ = process(capfd, step="mean", name="mean", code=code, memory=1)
+    assert lines[0] == runner.MARK + SEAL + "{}"
+    verdict, peak = judge._read(lines[0] + "\n", SEAL, "mean", False, 60, 0)
+    assert verdict.judged is False and not verdict.passed and peak == 0
+    assert verdict.problem == "Your function could not be judged, so it earns nothing."
