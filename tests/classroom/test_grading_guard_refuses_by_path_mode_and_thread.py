@@ -155,3 +155,32 @@ def test_the_main_thread_is_never_refused(tmp_path):
     worker.start()
     worker.join()
     assert seen == ["Not allowed while grading: started a process."] and refused == ["started a process"]
+
+
+# Python's audit events for what the docstring says the cell cannot do, listed here from the audit events table,
+# not read from the runner's own catalogue: each must be refused with its kind's words.
+MUST_REFUSE = {
+    "deleted a file": ("os.remove",),
+    "renamed a file": ("os.rename",),
+    "deleted a folder": ("os.rmdir", "shutil.rmtree"),
+    "made a folder": ("os.mkdir",),
+    "changed a file's permissions": ("os.chmod",),
+    "changed a file's owner": ("os.chown",),
+    "linked a file": ("os.link", "os.symlink"),
+    "truncated a file": ("os.truncate",),
+    "changed a file's times": ("os.utime",),
+    "copied a file": ("shutil.copyfile",),
+    "started a process": (
+        "subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty", "pty.spawn",
+    ),
+    "opened a network connection": ("socket.connect", "socket.bind"),
+    "loaded a native library": ("ctypes.dlopen",),
+    "signalled a process": ("os.kill",),
+    "searched the grader's memory": ("gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys._current_frames"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("words, event", [(w, e) for w, events in MUST_REFUSE.items() for e in events])
+def test_every_event_of_what_the_cell_cannot_do_is_refused(guard, words, event):
+    hook, refused, _ = guard
+    assert refusal(hook, event, ()) == f"Not allowed while grading: {words}."
