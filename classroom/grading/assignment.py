@@ -26,6 +26,11 @@ BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 
 
+class SourceError(ValueError):
+    """A notebook or lecturer/solutions.py cannot make its assignment (an edit broke it): one sentence
+    naming the file and what is missing, for ``run.py hub-grade`` to print instead of a traceback."""
+
+
 def name_of(step: str) -> str:
     """The assignment's name: the notebook's file name without .ipynb (``02_mean``, ``08_pytorch``)."""
     return _notebook_path(step).stem
@@ -47,15 +52,21 @@ def _source(cell: dict) -> str:
 
 def _series_cells(step: str) -> tuple[str, str, str]:
     """The notebook's set-up cell, its "Your turn" text and its answer stub (the code cell after it)."""
-    cells = json.loads(_notebook_path(step).read_text(encoding="utf-8"))["cells"]
-    setup = next(_source(c) for c in cells if c["cell_type"] == "code" and "Set-up" in _source(c))
-    turn = next(i for i, c in enumerate(cells) if c["cell_type"] == "markdown" and "## Your turn" in _source(c))
-    stub = _source(cells[turn + 1])
+    path = _notebook_path(step)
+    try:
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        kinds = [(c["cell_type"], _source(c)) for c in cells]
+    except (ValueError, KeyError, TypeError) as error:
+        raise SourceError(f"{path.name} cannot be read as a notebook ({type(error).__name__}: {error}).") from error
+    setup = next((text for kind, text in kinds if kind == "code" and "Set-up" in text), None)
+    turn = next((i for i, (kind, text) in enumerate(kinds) if kind == "markdown" and "## Your turn" in text), None)
+    if setup is None or turn is None:
+        missing = "set-up code cell" if setup is None else "'## Your turn' cell"
+        raise SourceError(f"{path.name} has no {missing}, so its assignment cannot be made.")
+    stub = kinds[turn + 1][1] if turn + 1 < len(kinds) else ""
     if _definition(step) not in stub or STUB not in stub:
-        raise ValueError(
-            f"{_notebook_path(step).name}: the cell after 'Your turn' is not {plan.function_name(step)}'s stub."
-        )
-    return setup, _source(cells[turn]), stub
+        raise SourceError(f"{path.name}: the cell after 'Your turn' is not {plan.function_name(step)}'s stub.")
+    return setup, kinds[turn][1], stub
 
 
 def _definition(step: str) -> str:
@@ -63,12 +74,27 @@ def _definition(step: str) -> str:
     return f"{keyword} {plan.function_name(step)}("
 
 
+_SOLUTIONS_NAME = "lecturer/solutions.py"
+
+
+def _solutions() -> tuple[str, ast.Module]:
+    """lecturer/solutions.py's text and its parsed tree; a SourceError if it does not parse."""
+    text = SOLUTIONS.read_text(encoding="utf-8")
+    try:
+        return text, ast.parse(text)
+    except SyntaxError as error:
+        raise SourceError(f"{_SOLUTIONS_NAME} does not parse: line {error.lineno}: {error.msg}.") from error
+
+
 def _solution_body(step: str) -> str:
     """The solution's body from lecturer/solutions.py, with any solution it calls as a nested def
     (the answer cell is graded alone), indented for the function."""
-    text = SOLUTIONS.read_text(encoding="utf-8")
-    tree = ast.parse(text)
+    text, tree = _solutions()
     functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+    if plan.function_name(step) not in functions:
+        raise SourceError(
+            f"{_SOLUTIONS_NAME} has no function {plan.function_name(step)}, so its assignment cannot be made."
+        )
     node = functions[plan.function_name(step)]
     names = [n for n in ast.walk(node) if isinstance(n, ast.Name)]
     local = {n.id for n in names if isinstance(n.ctx, ast.Store)} | {a.arg for a in node.args.args}
@@ -80,9 +106,13 @@ def _solution_body(step: str) -> str:
 
 def _module_solutions() -> dict[str, list[str]]:
     """Each method of the module class in lecturer/solutions.py (``make_module``): its statements' source."""
-    text = SOLUTIONS.read_text(encoding="utf-8")
-    maker = next(n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef) and n.name == "make_module")
-    found = next(n for n in maker.body if isinstance(n, ast.ClassDef))
+    text, tree = _solutions()
+    maker = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "make_module"), None)
+    found = next((n for n in maker.body if isinstance(n, ast.ClassDef)), None) if maker else None
+    if found is None:
+        raise SourceError(
+            f"{_SOLUTIONS_NAME} has no make_module defining a class, so the module's assignment cannot be made."
+        )
     return {
         method.name: [textwrap.dedent(ast.get_source_segment(text, stmt, padded=True)) for stmt in method.body]
         for method in found.body
@@ -116,7 +146,9 @@ def answer_source(step: str, stub: str) -> str:
         return "import torch\nfrom torch import nn\n\n" + _module_answer(stub)
     solution = f"    {BEGIN}\n{_solution_body(step)}\n    {END}"
     lines = stub.rstrip("\n").split("\n")
-    at = next(i for i, line in enumerate(lines) if line.strip() == STUB)
+    at = next((i for i, line in enumerate(lines) if line.strip() == STUB), None)
+    if at is None:
+        raise SourceError(f"{name_of(step)}.ipynb: the stub's '{STUB}' is not a line of its own.")
     return "import numpy as np\n\n" + "\n".join(lines[:at] + [solution] + lines[at + 1 :])
 
 

@@ -121,7 +121,14 @@ def main(argv: list[str]) -> int:
         return 1
     try:
         lines = run(args)
-    except (Refused, cycle.CycleError, hubsetup.SetupError, roster.RosterError, OSError) as error:
+    except (
+        Refused,
+        cycle.CycleError,
+        hubsetup.SetupError,
+        roster.RosterError,
+        assignment.SourceError,
+        OSError,
+    ) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     except subprocess.TimeoutExpired as error:  # cycle.Course.nbgrader's limit: its command, without the Python

@@ -29,7 +29,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from classroom.grading import cycle, hubconfig
+from classroom.grading import assignment, cycle, hubconfig
 from classroom.grading.course import COURSE_ID
 from classroom.hub import roster
 
@@ -154,7 +154,7 @@ def main(argv: list[str]) -> int:
     try:
         class_list = roster.read(Path(argv[1]))
         set_up(Path(argv[0]), sys.executable, list(class_list.instructors), list(class_list.students))
-    except (SetupError, OSError, roster.RosterError) as error:
+    except (SetupError, OSError, roster.RosterError, assignment.SourceError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     return 0
