@@ -124,7 +124,7 @@ def _late(resources: dict) -> str | None:
     shown = f"{minutes:.0f}"
     if minutes < 1:  # "0 minutes" would say it was not late
         span = "less than a minute"
-    elif minutes < 120:
+    elif int(shown) < 120:  # as shown: 119.7 minutes is "2.0 hours", never "120 minutes"
         span = f"{shown} minute{'' if shown == '1' else 's'}"
     else:
         span = f"{minutes / 60:.1f} hours"

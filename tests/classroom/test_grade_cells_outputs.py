@@ -309,6 +309,7 @@ LATE = {
     "two": 1.5,
     "a-bit": 45,
     "just-under": 119.4,
+    "shown-as-two-hours": 119.7,
     "two-hours": 120,
     "later": 150,
     "next-day": 24 * 60,
@@ -348,7 +349,7 @@ def test_a_late_submission_gets_a_note_saying_how_late_and_the_grade_stays(hooks
     assert note("two") == late("2 minutes")
     assert note("a-bit") == late("45 minutes")
     assert note("just-under") == late("119 minutes")
-    assert note("two-hours") == late("2.0 hours")
+    assert note("two-hours") == note("shown-as-two-hours") == late("2.0 hours")  # never "120 minutes"
     assert note("later") == late("2.5 hours")
     assert note("next-day") == late("24.0 hours")
     assert note("on-time") is None and note("early") is None
