@@ -101,7 +101,11 @@ NAMED = exercise(
     "03", "variance", 4, 1, {"n-1": 2, "no-eps": 1},
     names={"passed": ["dan"], "mistakes": {"n-1": ["ann", "bob"], "no-eps": ["cat"]}},
 )  # fmt: skip
+NOBODY_PASSED = exercise(
+    "03", "variance", 2, 0, {"n-1": 2}, names={"passed": [], "mistakes": {"n-1": ["ann", "bob"]}}
+)  # fmt: skip
 SCENARIOS = {
+    "named, nobody passed": {"answers": [ok(summary(NOBODY_PASSED))]},
     "answer box": {"answers": [ok(summary(exercise("03", "answer-mean", 1, 1, {}), VARIANCE))]},
     "one notebook": {"search": "?notebook=03", "answers": [ok(summary(MEAN, VARIANCE))]},
     "every notebook": {"answers": [ok(summary(MEAN, VARIANCE))]},
@@ -174,6 +178,15 @@ def test_the_names_sit_under_their_own_bar_only(runs):
         ("dividing by n − 1", "dividing by n − 1: 2 of 4", 2, "ann, bob"),
         ("no ε", "no ε: 1 of 4", 1, "cat"),
     ]
+
+
+def test_a_bar_nobody_is_named_under_has_no_list_under_it(runs):
+    html = runs["named, nobody passed"]["seen"][0]["exercises"]
+    assert rows(html) == [
+        ("passed", "passed: 0 of 2", 0, ""),
+        ("dividing by n − 1", "dividing by n − 1: 2 of 2", 2, "ann, bob"),
+    ]
+    assert html.count('<p class="names">') == 1
 
 
 def test_without_names_no_bar_lists_anyone(runs):
