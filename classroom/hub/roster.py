@@ -94,7 +94,7 @@ def parse(text: str, source: str = "students.txt") -> Roster:
 
 def read(path: Path) -> Roster:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a list saved by Windows Notepad starts with a BOM
     except FileNotFoundError:
         raise RosterError(f"the class list {path} does not exist") from None
     except UnicodeDecodeError:

@@ -59,3 +59,12 @@ def test_a_class_list_of_only_the_template_lists_nobody():
     assert problem(roster.TEMPLATE) == (
         "students.txt lists nobody: add the students' names, one per line, and start the hub again"
     )
+
+
+def test_a_class_list_saved_with_a_byte_order_mark_reads_its_first_name(tmp_path):
+    from classroom.hub import roster as class_roster
+
+    path = tmp_path / "students.txt"
+    path.write_bytes("alice\r\nbob instructor\r\n".encode("utf-8-sig"))  # Windows Notepad's "UTF-8 with BOM"
+    listed = class_roster.read(path)
+    assert (listed.students, listed.instructors) == (("alice",), ("bob",))
