@@ -96,8 +96,8 @@ def result_sentence(record, upto: str | None = None) -> str:
     """What changed after an edit, in words, saying only what the notebook has taught (``upto``, a stage
     name, as the row editor's; None for everything): "mean now 0.4457" up to the mean; then "standard
     deviation now 0.5860 (√(σ² + ε))"; at the normalised stage the normalised values and the variance of
-    x̂, which a smaller ε brings closer to 1; with everything, the output (up to 12 values). By hand, at its
-    places."""
+    x̂, which a smaller ε brings closer to 1; at γ and β the normalised values still; with everything (or up
+    to "output"), the output (up to 12 values). By hand, at its places."""
     import numpy as np
 
     from helpers.core.layernorm import STAGES
@@ -115,12 +115,13 @@ def result_sentence(record, upto: str | None = None) -> str:
     sentence = f"mean now {number(record.mean)}"
     if learned("std"):
         sentence += f", standard deviation now {number(record.std)} (√(σ² + ε))"
-    if upto == "normalised" and len(record.normalised) <= 12:
+    shows_output = learned("output")  # "output" is every step, as None is
+    if learned("normalised") and not shows_output and len(record.normalised) <= 12:
         sentence += ", normalised x̂ now " + ", ".join(number(v, among=record.normalised) for v in record.normalised)
     if upto == "normalised":
         variance = float(np.var(np.asarray(record.normalised, dtype=np.float64)))
         sentence += f"; variance of x̂ now {number(variance, max(places, 6))} (1 when ε is nothing beside σ²)"
-    if upto is None and len(record.output) <= 12:
+    if shows_output and len(record.output) <= 12:
         sentence += ", output now " + ", ".join(number(v, among=record.output) for v in record.output)
     if record.decimals is not None:
         sentence += f"; by hand, rounding every step to {record.decimals} places"
