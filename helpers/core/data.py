@@ -190,10 +190,18 @@ def smallest_spread_question(x) -> dict:
     ``x``, as the keyword arguments of ``widgets.multiple_choice``: its answer, computed from ``x``,
     stays out of the learner's cell."""
     x = np.asarray(x, dtype=np.float64)
+    flattest = int(x.var(axis=1).argmin())  # the row with the smallest variance, the spread notebook 03 measures
+    by_eye = int(np.ptp(x, axis=1).argmin())  # the hint's rule: largest minus smallest value
+    hint = "For each row, compare its largest and smallest value."
+    if by_eye != flattest:  # on this matrix the two rules disagree: the hint must not lead to a wrong answer
+        hint = (
+            f"Largest minus smallest points to row {by_eye + 1} here, but the values of row {flattest + 1} sit "
+            "closer to their mean taken together: that is the spread notebook 03 measures (the variance)."
+        )
     return {
         "question": "Which token has the smallest spread?",
         "options": [f"row {i + 1}" for i in range(x.shape[0])],
-        "answer": f"row {int(x.var(axis=1).argmin()) + 1}",  # the row with the smallest variance
+        "answer": f"row {flattest + 1}",
         "explanation": "Its three values are almost equal." if x.shape[1] == 3 else "Its values are almost equal.",
-        "hint": "For each row, compare its largest and smallest value.",
+        "hint": hint,
     }

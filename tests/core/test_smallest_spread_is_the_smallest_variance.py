@@ -28,3 +28,16 @@ def test_the_answer_is_the_row_with_the_smallest_variance_even_when_another_has_
 
 def test_the_answer_counts_rows_from_1_wherever_the_row_is():
     assert smallest_spread_question([ROWS[2], ROWS[1], ROWS[0]])["answer"] == "row 3"
+
+
+def test_where_the_hints_rule_disagrees_the_hint_says_so_and_names_both_rows():
+    hint = smallest_spread_question(ROWS)["hint"]
+    assert hint == (
+        "Largest minus smallest points to row 2 here, but the values of row 1 sit closer to their mean taken "
+        "together: that is the spread notebook 03 measures (the variance)."
+    )
+
+
+def test_where_the_two_rules_agree_the_hint_is_the_rule_by_eye():
+    rows = [[0.0, 0.5, 1.0], [0.0, 0.1, 0.2], [2.0, 0.0, -2.0]]
+    assert smallest_spread_question(rows)["hint"] == "For each row, compare its largest and smallest value."
