@@ -228,13 +228,13 @@ def number_line_alt(record) -> str:
     """One sentence saying what the picture shows, for a screen reader (an image's alt text)."""
     values = record.input
     shown = (
-        ", ".join(format_number(v) for v in values)
+        "values " + ", ".join(format_number(v) for v in values)
         if len(values) <= LABEL_AT_MOST
         else f"{len(values)} values from {format_number(float(np.min(values)))} to {format_number(float(np.max(values)))}"
     )
     inside = int(np.sum(np.abs(np.asarray(values) - record.mean) <= record.std))
     return (
-        f"Number line of the row: values {shown}; mean μ {format_number(record.mean)}; band of one "
+        f"Number line of the row: {shown}; mean μ {format_number(record.mean)}; band of one "
         f"standard deviation √(σ² + ε) = {format_number(record.std)} either side, from "
         f"{format_number(record.mean - record.std)} to {format_number(record.mean + record.std)}, "
         f"holding {inside} of {len(values)} values."
