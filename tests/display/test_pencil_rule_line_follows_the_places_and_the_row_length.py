@@ -23,8 +23,7 @@ def test_three_places_and_four_features():
 def test_one_place_and_two_features():
     check = check_published_output([[-1.0, 1.0], [1.0, -1.0]], [[1.0, 2.0], [2.0, 1.0]], places=1)
     line = pencil_rule_line(check)
-    assert line.startswith("Printed to 1 ")  # "place" or "places": the number is what matters here
-    assert line.endswith(
-        " each value may be up to 0.05 from the number it was rounded from: a row passes if "
+    assert line == (
+        "Printed to 1 place, each value may be up to 0.05 from the number it was rounded from: a row passes if "
         "it sums to 0 within ± 0.10 and, with every value moved 0.05 towards 0, its squares add up to at most 2."
     )
