@@ -305,5 +305,8 @@ NOT_LAYER_NORM = {
         "It is not a LayerNorm: no divisor and ε reproduce its output on an ordinary matrix, in any precision "
         "tried; it divides each row by something other than its standard deviation (or root mean square)."
     ),
-    "constant": ("It is not a LayerNorm: its output does not depend on its input (every feature's γ would be 0)."),
+    "constant": (
+        "It is not a LayerNorm: the rows r and −r give the same output, where a LayerNorm's output for −r is "
+        "minus its output for r (only a γ of 0 on every feature would do this)."
+    ),
 }
