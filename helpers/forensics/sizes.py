@@ -40,9 +40,13 @@ def size_words(value, noise: float = NOISE, whole: str = "the row's size") -> st
     if 0.95 <= value < 1.05:
         return f"about as much as {whole}"
     if value >= 1:
-        for unit, word in _LARGE:
+        for k, (unit, word) in enumerate(_LARGE):
             if value >= unit:
-                return f"about {value / unit:.2g} {word} times {whole}"
+                shown = float(f"{value / unit:.2g}")
+                if shown >= 1000 and k > 0:  # 999.6 million is about 1 billion, not 1e+03 million
+                    (unit, word), shown = _LARGE[k - 1], float(f"{value / _LARGE[k - 1][0]:.2g}")
+                amount = f"{shown:,.0f}" if shown >= 10 else f"{shown:g}"  # 3,300 trillion, never 3.3e+03
+                return f"about {amount} {word} times {whole}"
         return (
             f"about {float(f'{value:.2g}'):,.0f} times {whole}" if value >= 10 else f"about {value:.2g} times {whole}"
         )
@@ -52,6 +56,8 @@ def size_words(value, noise: float = NOISE, whole: str = "the row's size") -> st
         shown = float(f"{value / unit:.2g}")  # 2 significant digits: 999.6 billionths is 1000 of them
         if shown < 1000:  # else the next unit says it (1 millionth, not 1000 billionths)
             amount = f"{shown:g}"  # never 5e+02
+            if 0 < shown < 1e-4:  # under a ten-thousandth of a trillionth: 0.00005, never 5e-05
+                amount = f"{shown:.{1 - math.floor(math.log10(shown))}f}".rstrip("0")
             return f"{amount} {word}{'' if amount == '1' else 's'} of {whole}"
     return f"{value:.2g} of {whole}"
 
