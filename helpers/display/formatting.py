@@ -152,6 +152,11 @@ def and_list(items) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def counted(count: int, word: str) -> str:
+    """A count and its word, singular for exactly one: "1 place", "0 places", "4 places"."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
 def format_eps(eps: float) -> str:
     """eps as people write it: ``1e-05``, ``0.001``, ``0``."""
     return f"{float(eps):g}"

@@ -10,6 +10,7 @@ from helpers.core.published_table import CLOSE_TOLERANCE, CONVENTIONS, EpsFitTab
 from helpers.core.tolerance import FLOAT64_NOISE, agree_in_float64
 from helpers.display.formatting import (
     DEFAULT_PLACES,
+    counted,
     format_eps,
     format_number,
     format_row,
@@ -228,7 +229,7 @@ def pencil_rule_line(check) -> str:
     n = check.rows[0].n if check.rows else 0
     half = format_number(check.half_unit, check.places + 1)
     return (
-        f"Printed to {check.places} place{'' if check.places == 1 else 's'}, each value may be up to {half} from the number it was rounded from: a row passes if "
+        f"Printed to {counted(check.places, 'place')}, each value may be up to {half} from the number it was rounded from: a row passes if "
         f"it sums to 0 within ± {format_number(n * check.half_unit, check.places + 1)} and, with every value "
         f"moved {half} towards 0, its squares add up to at most {n}."
     )

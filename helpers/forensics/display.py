@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from helpers.core import views
-from helpers.display import format_eps_range, format_number
+from helpers.display import counted, format_eps_range, format_number
 from helpers.display.model import (
     Grid,
     GridRow,
@@ -67,17 +67,17 @@ def _table_notes(t) -> list[str]:
     best = t.explained_by
     if best:
         notes = [
-            f"✓ Explained to {t.places} places, with one ε for every line, by: "
+            f"✓ Explained to {counted(t.places, 'place')}, with one ε for every line, by: "
             + "; ".join(f"{e.convention.name}, statistics over the {e.axis}" for e in best)
             + "."
         ]
     else:
-        notes = [f"✗ No single convention and ε explains every row to {t.places} places."]
+        notes = [f"✗ No single convention and ε explains every row to {counted(t.places, 'place')}."]
     if t.unexplained_rows:
         notes.append(f"✗ Rows no convention gives from x with any ε: {_listing(t.unexplained_rows)}.")
     if t.held_by:
         notes.append(
-            f"y is {t.held_by}: past {t.places} places its digits are its own arithmetic's rounding, "
+            f"y is {t.held_by}: past {counted(t.places, 'place')} its digits are its own arithmetic's rounding, "
             f"so it is read to {t.places}."
         )
     return notes
@@ -89,7 +89,7 @@ _TABLE_HEADER = ("statistics over", "convention", "lines explained", "which", "c
 def table_fingerprint_view(t) -> Table:
     """A published table's fingerprint described once: a row per (axis, convention), flagged when it
     does not explain every line; the row lists and the well-known ε wrap."""
-    title = f"Which LayerNorm prints this table? ({t.places} places; γ = 1, β = 0)"
+    title = f"Which LayerNorm prints this table? ({counted(t.places, 'place')}; γ = 1, β = 0)"
     flagged = {i for i, e in enumerate(t.explanations) if not e.explains_all}
     return _table(title, _TABLE_HEADER, _table_rows(t), _table_notes(t), flagged, heading=False, wrap=(3, 5))
 

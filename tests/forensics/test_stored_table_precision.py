@@ -34,7 +34,7 @@ def test_pytorchs_raw_float32_output_is_explained_by_pytorchs_convention(scale, 
     assert best and best[0].convention.short_name == "÷ n, ε inside √ (PyTorch)" and best[0].axis == "rows"
     assert best[0].eps_low <= 1e-5 <= best[0].eps_high
     assert str(found).splitlines()[-1] == (
-        f"  y is float32: past {found.places} places its digits are its own arithmetic's rounding, "
+        f"  y is float32: past {found.places} place{'' if found.places == 1 else 's'} its digits are its own arithmetic's rounding, "
         f"so it is read to {found.places}."
     )
 
