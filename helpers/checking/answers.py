@@ -19,7 +19,7 @@ from helpers.checking import mistakes as catalogue
 from helpers.core.data import parse_number
 from helpers.core.layernorm import DEFAULT_EPS, layer_norm_steps
 from helpers.core.rounding import round_half_away_from_zero, same_when_rounded
-from helpers.core.tolerance import FLOAT64_NOISE, HAND_DRIFT, answer_slack, past
+from helpers.core.tolerance import FLOAT64_NOISE, HAND_DRIFT, answer_slack, float32_room, past, places_held
 from helpers.display import format_eps, format_number
 
 QUANTITIES = ("mean", "variance", "std", "normalised", "output")
@@ -235,7 +235,40 @@ def diagnose(
                 "did, keep more digits in the steps.)"
             )
         return verdict(WRONG, hint, mistake)
+    held = _float32_places(row, record, quantity, expected, eps, gamma, beta)
+    if places > held:  # more digits than float32 holds: judged at those it does, a mistake first
+        room = held_room(held) + slack
+        float32_matches = [
+            (abs(value - candidate), order, mistake, hint)
+            for order, (mistake, candidate, hint) in enumerate(_mistakes(row, record, quantity, index, eps))
+            if mistake != "rounding" and abs(value - candidate) <= room and abs(candidate - expected) > 2 * room
+        ]
+        if float32_matches:
+            *_, mistake, hint = min(float32_matches)
+            return verdict(WRONG, hint, mistake)
+    if places > held and off <= held_room(held) + slack:
+        return verdict(
+            ROUNDING,
+            f"Right to the {_places(held)} float32 (PyTorch's default type) holds here; past them your digits "
+            f"are float32's own rounding. The exact value is {format_number(expected, max(held + 2, 5))}.",
+            "float32-digits",
+        )
     return verdict(WRONG, f"Not quite. {_HOW_TO[quantity]}")
+
+
+def held_room(places: int) -> float:
+    """Half a unit in the last of ``places`` decimal places: how far a value may be and still round right."""
+    return 0.5 * 10.0**-places
+
+
+def _float32_places(row, record, quantity, expected, eps, gamma, beta) -> int:
+    """The decimal places a correct ``quantity`` of this row, computed in float32, can be trusted to."""
+    scale = None
+    if quantity == "output":
+        g = np.abs(np.asarray(1.0 if gamma is None else gamma, dtype=np.float64))
+        b = np.abs(np.asarray(0.0 if beta is None else beta, dtype=np.float64))
+        scale = (float(np.max(g)), float(np.max(g * np.abs(np.asarray(record.normalised)) + b)))
+    return places_held(float32_room(quantity, row, expected, eps, scale))
 
 
 _SIGN_TIPS = {

@@ -27,6 +27,8 @@ The rules, from strictest to loosest:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 UNIT_ROUNDOFF = {"float64": 2.0**-53, "float32": 2.0**-24, "float16": 2.0**-11, "bfloat16": 2.0**-8}
@@ -108,6 +110,29 @@ def result_room(quantity: str, x, eps: float = 0.0, dtype=np.float64, scale=None
     else:
         raise ValueError(f"No room is defined for {quantity!r}.")
     return (relative, atol.reshape(()) if quantity in ("mean", "variance", "std") else atol)
+
+
+def float32_room(quantity: str, x, expected: float, eps: float = 0.0, scale=None) -> float:
+    """How far a correct ``quantity`` of the row ``x``, computed in float32 (PyTorch's default type, as
+    ``.item()`` hands it over), can be from the exact ``expected``: :func:`result_room`'s absolute room in
+    float32 (its sums, the mean's rounding downstream, its floor) and the result's own storage, 2u·|expected|.
+    Not its relative room: a mistake float32 can see (a forgotten ε) is never taken for its rounding. For
+    "output", ``scale`` is the largest |γ| (x̂'s room, times it) and the output's own size."""
+    if quantity == "output":
+        gamma, size = (1.0, None) if scale is None else scale
+        _, absolute = result_room("normalised", x, eps, np.float32)
+        room = float(np.max(absolute)) * gamma
+        if size is not None:
+            room += float(np.max(result_room("output", x, eps, np.float32, size)[1]))
+    else:
+        room = float(np.max(result_room(quantity, x, eps, np.float32)[1]))
+    return room + 2 * UNIT_ROUNDOFF["float32"] * abs(float(expected))
+
+
+def places_held(room: float) -> int:
+    """The most decimal places at which a value within ``room`` of the truth still rounds as the truth does
+    (half a unit of the last place at least ``room``); 0 or more."""
+    return max(0, math.floor(-math.log10(2 * room))) if room > 0 else 17
 
 
 def stored_output_room(x, dtype) -> float:
