@@ -11,6 +11,7 @@ import html
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -55,6 +56,31 @@ def nbgrader_python() -> str:
 def python_fixture() -> str:
     """The Python with nbgrader, as the fixture ``python`` (import ``python_fixture`` to use it)."""
     return nbgrader_python()
+
+
+@functools.cache
+def _site(python: str) -> str:
+    """The folder nbgrader is installed in, in ``python``'s environment."""
+    return subprocess.run(
+        [python, "-c", "import os, nbgrader; print(os.path.dirname(os.path.dirname(nbgrader.__file__)))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+
+
+@pytest.fixture(name="hooks")
+def hooks_fixture(monkeypatch):
+    """classroom.grading.nbgrader_hooks, with nbgrader importable (the hub environment's, put last on the path)."""
+    try:
+        import nbgrader.api  # noqa: F401
+    except ImportError:
+        python = nbgrader_python()
+        monkeypatch.setattr(sys, "path", [*sys.path, _site(python)])
+        monkeypatch.setenv("PATH", f"{Path(python).parent}{os.pathsep}{os.environ['PATH']}")  # its alembic
+    from classroom.grading import nbgrader_hooks
+
+    return nbgrader_hooks
 
 
 def gradebook_scores(course: Path) -> dict[str, float]:

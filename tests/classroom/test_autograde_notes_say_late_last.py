@@ -7,42 +7,14 @@ the hub environment's nbgrader (skipped where there is none), the grade and the 
 from __future__ import annotations
 
 import copy
-import functools
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import nbformat
 import pytest
-from grading_support import nbgrader_python
+from grading_support import hooks_fixture, nbgrader_python  # noqa: F401 — the fixture `hooks`
 
 from classroom.grading import assignment, grade, plan
 
 pytestmark = pytest.mark.slow  # nbgrader's import from the hub's environment takes seconds
-
-
-@functools.cache
-def _site(python: str) -> str:
-    return subprocess.run(
-        [python, "-c", "import os, nbgrader; print(os.path.dirname(os.path.dirname(nbgrader.__file__)))"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-
-
-@pytest.fixture
-def hooks(monkeypatch):
-    try:
-        import nbgrader.api  # noqa: F401
-    except ImportError:
-        python = nbgrader_python()
-        monkeypatch.setattr(sys, "path", [*sys.path, _site(python)])
-        monkeypatch.setenv("PATH", f"{Path(python).parent}{os.pathsep}{os.environ['PATH']}")
-    from classroom.grading import nbgrader_hooks
-
-    return nbgrader_hooks
 
 
 def graded(hooks, monkeypatch, *, ignored=(), edited=None, late=None, outputs=()):

@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import copy
 import datetime
-import functools
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
-from grading_support import nbgrader_python
+from grading_support import hooks_fixture, nbgrader_python  # noqa: F401 — the fixture `hooks`
 
 from classroom.grading import assignment, grade, plan
 
@@ -36,31 +34,6 @@ REFUSAL = (
     "Autograding runs each student's code as the account nobody, which only root can do, so it was not started "
     "from here: on the hub's machine run `sudo python3 run.py hub-grade autograde {assignment}`."
 )
-
-
-@functools.cache
-def _site(python: str) -> str:
-    """The folder nbgrader is installed in, in ``python``'s environment."""
-    return subprocess.run(
-        [python, "-c", "import os, nbgrader; print(os.path.dirname(os.path.dirname(nbgrader.__file__)))"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-
-
-@pytest.fixture
-def hooks(monkeypatch):
-    """classroom.grading.nbgrader_hooks, with nbgrader importable (the hub environment's, put last on the path)."""
-    try:
-        import nbgrader.api  # noqa: F401
-    except ImportError:
-        python = nbgrader_python()
-        monkeypatch.setattr(sys, "path", [*sys.path, _site(python)])
-        monkeypatch.setenv("PATH", f"{Path(python).parent}{os.pathsep}{os.environ['PATH']}")  # its alembic
-    from classroom.grading import nbgrader_hooks
-
-    return nbgrader_hooks
 
 
 def _released() -> dict:

@@ -14,6 +14,7 @@ matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")  # headless for this test process only (see test_plots.py)
 
 import matplotlib.pyplot as plt  # noqa: E402
+from figures_support import close_figures  # noqa: E402, F401 — Agg, and every figure closed after each test
 from matplotlib.colors import to_hex  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
@@ -26,12 +27,6 @@ from conftest import PUBLISHED_OUTPUT, numpy_layer_norm  # noqa: E402
 pytestmark = pytest.mark.draws  # each renders a figure: `run.py test --fast` leaves them out
 
 BLUE, ORANGE = "#0072b2", "#e69f00"  # Okabe–Ito: before, after
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
 
 
 def bars(ax, gid):

@@ -14,18 +14,12 @@ import pytest
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")  # headless for this test process only
 
-import matplotlib.pyplot as plt  # noqa: E402
+from figures_support import close_figures  # noqa: E402, F401 — Agg, and every figure closed after each test
 from matplotlib.patches import Rectangle  # noqa: E402
 
 from helpers import plots  # noqa: E402
 
 pytestmark = pytest.mark.draws
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
 
 
 def exact_layer_norm(row, eps=1e-5):

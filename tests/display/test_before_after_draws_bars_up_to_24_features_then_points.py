@@ -12,6 +12,7 @@ matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
+from figures_support import close_figures  # noqa: E402, F401 — Agg, and every figure closed after each test
 from matplotlib.patches import Rectangle  # noqa: E402
 
 from helpers import plots  # noqa: E402
@@ -19,12 +20,6 @@ from helpers import plots  # noqa: E402
 from conftest import numpy_layer_norm  # noqa: E402
 
 pytestmark = pytest.mark.draws
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
 
 
 def bars(ax, gid):

@@ -10,6 +10,7 @@ matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
+from figures_support import close_figures  # noqa: E402, F401 — Agg, and every figure closed after each test
 from matplotlib.legend import Legend  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
@@ -18,12 +19,6 @@ from helpers import plots  # noqa: E402
 pytestmark = pytest.mark.draws
 
 CODES = {name: code for name, code in Legend.codes.items()}
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
 
 
 def panel(*covered):

@@ -11,17 +11,12 @@ matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
+from figures_support import close_figures  # noqa: E402, F401 — Agg, and every figure closed after each test
 from matplotlib.legend import Legend  # noqa: E402
 
 from helpers import plots  # noqa: E402
 
 pytestmark = pytest.mark.draws
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
 
 
 def panel_with_a_label_upper_right():

@@ -16,7 +16,7 @@ import pytest
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")  # headless, for this test process only (see test_plots.py)
 
-import matplotlib.pyplot as plt  # noqa: E402
+from figures_support import close_figures  # noqa: E402, F401 — Agg, and every figure closed after each test
 from matplotlib.colors import to_hex  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 
@@ -31,12 +31,6 @@ pytestmark = pytest.mark.draws  # each renders a figure: `run.py test --fast` le
 U = np.array([1.0, -1.0, 0.0]) / math.sqrt(2)
 V = np.array([1.0, 1.0, -2.0]) / math.sqrt(6)
 ROOT3 = math.sqrt(3)
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
 
 
 def cross(a, b) -> float:

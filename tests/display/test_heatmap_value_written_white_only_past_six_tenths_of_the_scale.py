@@ -11,15 +11,10 @@ import pytest
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
+
+from figures_support import close_figures  # noqa: E402, F401 — Agg, and every figure closed after each test
 
 from helpers import plots  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
 
 
 def test_white_past_six_tenths_of_the_limit_black_at_it_and_nearer_0():

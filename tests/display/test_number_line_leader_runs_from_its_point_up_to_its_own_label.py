@@ -12,15 +12,10 @@ matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
+from figures_support import close_figures  # noqa: E402, F401 — Agg, and every figure closed after each test
 
 import helpers  # noqa: E402
 from helpers.plots.number_line import NumberLine  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
 
 
 def check_leaders(line, values):

@@ -14,17 +14,12 @@ matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")  # headless for this test process only
 
 import matplotlib.pyplot as plt  # noqa: E402
+from figures_support import close_figures  # noqa: E402, F401 — Agg, and every figure closed after each test
 
 import helpers  # noqa: E402
 from helpers.plots.number_line import NumberLine  # noqa: E402
 
 pytestmark = pytest.mark.draws
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
 
 
 def shown(ax):

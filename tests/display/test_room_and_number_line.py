@@ -18,6 +18,7 @@ matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")  # headless, for this test process only (see tests/display/test_plots.py)
 
 import matplotlib.pyplot as plt  # noqa: E402
+from figures_support import close_figures  # noqa: E402, F401 — Agg, and every figure closed after each test
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.transforms import Bbox  # noqa: E402
 
@@ -33,12 +34,6 @@ from conftest import LESSON_X as X  # noqa: E402
 pytestmark = pytest.mark.draws  # most render a figure: `run.py test --fast` leaves them out
 
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
 
 
 # ---------------------------------------------------------------------------------------------
