@@ -19,7 +19,7 @@ from helpers.checking import mistakes as catalogue
 from helpers.core.data import parse_number
 from helpers.core.layernorm import DEFAULT_EPS, layer_norm_steps
 from helpers.core.rounding import round_half_away_from_zero, same_when_rounded
-from helpers.core.tolerance import FLOAT64_NOISE, HAND_DRIFT, answer_slack, float32_room, past, places_held
+from helpers.core.tolerance import FLOAT64_NOISE, HAND_DRIFT, answer_slack, float32_room, half_unit, past, places_held
 from helpers.display import format_eps, format_number
 
 QUANTITIES = ("mean", "variance", "std", "normalised", "output")
@@ -237,7 +237,7 @@ def diagnose(
         return verdict(WRONG, hint, mistake)
     held = _float32_places(row, record, quantity, expected, eps, gamma, beta)
     if places > held:  # more digits than float32 holds: judged at those it does, a mistake first
-        room = held_room(held) + slack
+        room = half_unit(held) + slack
         float32_matches = [
             (abs(value - candidate), order, mistake, hint)
             for order, (mistake, candidate, hint) in enumerate(_mistakes(row, record, quantity, index, eps))
@@ -246,7 +246,7 @@ def diagnose(
         if float32_matches:
             *_, mistake, hint = min(float32_matches)
             return verdict(WRONG, hint, mistake)
-    if places > held and off <= held_room(held) + slack:
+    if places > held and off <= half_unit(held) + slack:
         return verdict(
             ROUNDING,
             f"Right to the {_places(held)} float32 (PyTorch's default type) holds here; past them your digits "
@@ -254,11 +254,6 @@ def diagnose(
             "float32-digits",
         )
     return verdict(WRONG, f"Not quite. {_HOW_TO[quantity]}")
-
-
-def held_room(places: int) -> float:
-    """Half a unit in the last of ``places`` decimal places: how far a value may be and still round right."""
-    return 0.5 * 10.0**-places
 
 
 def _float32_places(row, record, quantity, expected, eps, gamma, beta) -> int:

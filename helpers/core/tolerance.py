@@ -129,6 +129,12 @@ def float32_room(quantity: str, x, expected: float, eps: float = 0.0, scale=None
     return room + 2 * UNIT_ROUNDOFF["float32"] * abs(float(expected))
 
 
+def half_unit(places: int) -> float:
+    """Half a unit in the last of ``places`` decimal places: how far a value may be from the truth and still
+    round as the truth does."""
+    return 0.5 * 10.0**-places
+
+
 def places_held(room: float) -> int:
     """The most decimal places at which a value within ``room`` of the truth still rounds as the truth does
     (half a unit of the last place at least ``room``); 0 or more."""

@@ -104,3 +104,10 @@ def test_a_generated_family_of_rows_float32_is_never_wrong_and_a_slip_is_never_r
 )
 def test_places_held_is_where_half_a_unit_still_covers_the_room(room, places):
     assert places_held(room) == places
+
+
+def test_half_a_unit_and_the_places_held_are_each_others_inverse():
+    from helpers.core.tolerance import half_unit
+
+    assert [half_unit(p) for p in (0, 1, 5)] == [0.5, 0.05, 0.5e-5]
+    assert [places_held(half_unit(p)) for p in range(11)] == list(range(11))
