@@ -79,6 +79,13 @@ def typed_places(text: str) -> int:
     return max(0, len(fraction) - exponent)
 
 
+def check_places(places) -> None:
+    """A ValueError in plain words unless ``places`` (how many decimal places a question asks for) is None or a
+    whole number, 0 or more."""
+    if places is not None and (isinstance(places, bool) or not isinstance(places, (int, np.integer)) or places < 0):
+        raise ValueError(f"places must be a whole number of decimal places, 0 or more; got {places!r}.")
+
+
 def diagnose(
     row,
     quantity: str,
@@ -103,8 +110,7 @@ def diagnose(
     quantity = _check_quantity(quantity)
     record = layer_norm_steps(row, eps=eps, gamma=gamma, beta=beta)
     index = _check_index(quantity, index, record.n)
-    if places is not None and (isinstance(places, bool) or not isinstance(places, (int, np.integer)) or places < 0):
-        raise ValueError(f"places must be a whole number of decimal places, 0 or more; got {places!r}.")
+    check_places(places)
     if isinstance(answer, str):
         value, typed = parse_number(answer), typed_places(answer)
     else:
@@ -246,13 +252,13 @@ def diagnose(
         if float32_matches:
             *_, mistake, hint = min(float32_matches)
             return verdict(WRONG, hint, mistake)
-    if places > held and off <= half_unit(held) + slack:
-        return verdict(
-            ROUNDING,
-            f"Right to the {_places(held)} float32 (PyTorch's default type) holds here; past them your digits "
-            f"are float32's own rounding. The exact value is {format_number(expected, max(held + 2, 5))}.",
-            "float32-digits",
-        )
+        if off <= room:
+            return verdict(
+                ROUNDING,
+                f"Right to the {_places(held)} float32 (PyTorch's default type) holds here; past them your digits "
+                f"are float32's own rounding. The exact value is {format_number(expected, max(held + 2, 5))}.",
+                "float32-digits",
+            )
     return verdict(WRONG, f"Not quite. {_HOW_TO[quantity]}")
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import html
 
 import ipywidgets as widgets
-import numpy as np
 
 from helpers.checking import answers as answer_check
 from helpers.checking import class_record
@@ -34,9 +33,7 @@ class AnswerChecker(LessonWidget):
 
     def __init__(self, row, quantity, index=None, eps=DEFAULT_EPS, places=None, gamma=None, beta=None):
         super().__init__()
-        # refused here, in the cell, as diagnose would refuse it on every answer ("Your answer places must be …")
-        if places is not None and (isinstance(places, bool) or not isinstance(places, (int, np.integer)) or places < 0):
-            raise ValueError(f"places must be a whole number of decimal places, 0 or more; got {places!r}.")
+        answer_check.check_places(places)  # refused here, in the cell, not on every answer typed
         self.places = places
         self.row = parse_row(as_text(row))
         self.eps = eps_from_text(eps)
